@@ -1,0 +1,16 @@
+// exactvmaf: VMAF and its features with the same bits on every backend.
+#pragma once
+#include "exactvmaf/error.hpp"
+#include "exactvmaf/feature.hpp"
+#include "exactvmaf/format.hpp"
+#include "exactvmaf/frame.hpp"
+#include "exactvmaf/io.hpp"
+#include "exactvmaf/output.hpp"
+#include "exactvmaf/run.hpp"
+#include "exactvmaf/scores.hpp"
+
+namespace exactvmaf {
+// The numerical contract the results obey (DESIGN.md §2 rule 6).
+inline constexpr const char* kNumerics = "R1";
+const char* version();
+}  // namespace exactvmaf

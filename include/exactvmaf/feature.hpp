@@ -1,0 +1,122 @@
+// The feature-extractor interface and registry. A feature is one folder in
+// src/features/ and one line in src/features/registry.cpp.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "exactvmaf/format.hpp"
+#include "exactvmaf/scores.hpp"
+
+namespace exactvmaf {
+
+// ---- options ----------------------------------------------------------------
+enum class OptionType { boolean, integer, real, string };
+using OptionValue = std::variant<bool, std::int64_t, double, std::string>;
+
+struct OptionSpec {
+  std::string name;
+  OptionType type = OptionType::boolean;
+  OptionValue default_value;
+  double min = 0, max = 0;  // inclusive range for integer and real
+  std::string help;
+};
+
+// Values of one feature's options after parsing "opt=val:opt=val".
+class OptionValues {
+ public:
+  OptionValues() = default;
+  explicit OptionValues(const std::vector<OptionSpec>* specs);
+  bool get_bool(std::string_view name) const;
+  std::int64_t get_int(std::string_view name) const;
+  double get_real(std::string_view name) const;
+  const std::string& get_string(std::string_view name) const;
+  bool is_default(std::string_view name) const;
+  // Parses and range-checks one "name=value" pair; `feature` names the owner
+  // in the error message.
+  void set(std::string_view feature, std::string_view name, std::string_view value);
+  const std::vector<OptionSpec>& specs() const { return *specs_; }
+
+ private:
+  std::size_t index_of(std::string_view name) const;
+  const std::vector<OptionSpec>* specs_ = nullptr;
+  std::vector<OptionValue> values_;
+  std::vector<bool> set_;
+};
+
+// ---- per-frame interface ----------------------------------------------------
+struct FrameInput {
+  std::uint64_t index = 0;  // output frame number
+  PictureView ref, dist;
+  // The extractor's history() previous frames, most recent first; fewer at the
+  // start of the clip.
+  std::span<const PictureView> prev_ref, prev_dist;
+};
+
+// Values one extractor produces for one frame, by output slot (the position
+// of the name in the list init() returned).
+class FrameOutput {
+ public:
+  void set(unsigned slot, double value) { entries_.push_back({slot, value}); }
+  struct Entry {
+    unsigned slot;
+    double value;
+  };
+  const std::vector<Entry>& entries() const { return entries_; }
+  void clear() { entries_.clear(); }
+
+ private:
+  std::vector<Entry> entries_;
+};
+
+// Per-thread state (scratch buffers). One worker is used by one thread at a
+// time; different workers of one extractor run concurrently.
+class FeatureWorker {
+ public:
+  virtual ~FeatureWorker() = default;
+  virtual void extract(const FrameInput& in, FrameOutput& out) = 0;
+};
+
+class FeatureExtractor {
+ public:
+  virtual ~FeatureExtractor() = default;
+  // Called once with the clip's format; returns the per-frame output names
+  // (in libvmaf's order), which define the slots of FrameOutput.
+  virtual std::vector<std::string> init(const VideoFormat& fmt) = 0;
+  virtual std::unique_ptr<FeatureWorker> make_worker() = 0;
+  // Previous frames extract() needs (0: none).
+  virtual unsigned history() const { return 0; }
+  // After the last frame: derived per-frame values and aggregate metrics.
+  virtual void flush(ScoreTable& table) { (void)table; }
+};
+
+// ---- registry ---------------------------------------------------------------
+struct FeatureInfo {
+  std::string name;  // as in --feature NAME
+  std::string help;
+  std::vector<OptionSpec> options;
+  std::vector<std::string> provided;  // metric names with default options
+  // libvmaf's TEMPORAL/PREV_REF flags: runs on every frame, also on frames
+  // that --subsample leaves out of the output.
+  bool every_frame = false;
+  std::function<std::unique_ptr<FeatureExtractor>(const OptionValues&)> create;
+};
+
+const std::vector<FeatureInfo>& feature_registry();
+const FeatureInfo* find_feature(std::string_view name);
+
+// A parsed --feature argument: "name" or "name=opt=val:opt=val".
+struct FeatureRequest {
+  const FeatureInfo* info = nullptr;
+  OptionValues options;
+};
+// Throws Error naming the feature/option for an unknown feature, unknown
+// option, malformed value or value out of range.
+FeatureRequest parse_feature_request(std::string_view arg);
+
+}  // namespace exactvmaf

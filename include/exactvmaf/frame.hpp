@@ -1,0 +1,63 @@
+// Owned, aligned frame storage, reused through a bounded pool so memory stays
+// flat for any clip length.
+#pragma once
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "exactvmaf/format.hpp"
+
+namespace exactvmaf {
+
+inline constexpr std::size_t kFrameAlignment = 64;
+
+class FrameBuffer {
+ public:
+  explicit FrameBuffer(const VideoFormat& fmt);
+  FrameBuffer(const FrameBuffer&) = delete;
+  FrameBuffer& operator=(const FrameBuffer&) = delete;
+
+  const VideoFormat& format() const { return format_; }
+  std::uint8_t* plane(unsigned p) { return planes_[p]; }
+  const std::uint8_t* plane(unsigned p) const { return planes_[p]; }
+  std::ptrdiff_t stride(unsigned p) const { return stride_[p]; }
+  // Bytes of the samples of one row of plane p (no padding).
+  std::size_t row_bytes(unsigned p) const {
+    return static_cast<std::size_t>(format_.plane_width(p)) * format_.bytes_per_sample();
+  }
+  PictureView view() const;
+
+ private:
+  struct AlignedFree {
+    void operator()(std::uint8_t* p) const;
+  };
+  VideoFormat format_;
+  std::unique_ptr<std::uint8_t, AlignedFree> storage_;
+  std::uint8_t* planes_[3] = {nullptr, nullptr, nullptr};
+  std::ptrdiff_t stride_[3] = {0, 0, 0};
+};
+
+// A fixed set of FrameBuffers. acquire() blocks until one is free; the
+// returned shared_ptr gives the buffer back when its last holder lets go.
+class FramePool : public std::enable_shared_from_this<FramePool> {
+ public:
+  static std::shared_ptr<FramePool> create(const VideoFormat& fmt, std::size_t count);
+  std::shared_ptr<FrameBuffer> acquire();
+  // Returns nullptr instead of blocking once cancel() was called.
+  void cancel();
+  std::size_t capacity() const { return all_.size(); }
+
+ private:
+  FramePool() = default;
+  void give_back(FrameBuffer* fb);
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<std::unique_ptr<FrameBuffer>> all_;
+  std::vector<FrameBuffer*> free_;
+  bool cancelled_ = false;
+};
+
+}  // namespace exactvmaf

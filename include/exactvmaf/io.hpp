@@ -1,0 +1,65 @@
+// Video input: raw planar YUV and YUV4MPEG2 (y4m), from files, named pipes
+// or standard input ("-").
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "exactvmaf/format.hpp"
+#include "exactvmaf/frame.hpp"
+
+namespace exactvmaf {
+
+struct VideoInfo {
+  VideoFormat format;           // what the features see (after any conversion)
+  std::string container;        // "yuv" or "y4m"
+  // y4m header values, for reporting only (0 when unknown)
+  unsigned fps_num = 0, fps_den = 0;
+  std::string y4m_chroma_tag;   // e.g. "420jpeg", "420mpeg2", "mono"
+  // Frames in the input when it can be known up front (raw regular files).
+  std::optional<std::uint64_t> frame_count;
+};
+
+class VideoReader {
+ public:
+  virtual ~VideoReader() = default;
+  virtual const VideoInfo& info() const = 0;
+  // The path as given by the user ("-" for stdin), used in messages.
+  virtual const std::string& path() const = 0;
+  // Reads the next frame into `dst` (whose format equals info().format).
+  // Returns false at a clean end of input. Throws Error naming the path for a
+  // truncated frame, a malformed FRAME header or an I/O error.
+  virtual bool read_frame(FrameBuffer& dst) = 0;
+  // Skips one frame; false at a clean end of input.
+  virtual bool skip_frame() = 0;
+  // Frames returned so far (read or skipped).
+  virtual std::uint64_t frames_read() const = 0;
+};
+
+struct RawParams {
+  unsigned width = 0, height = 0;
+  PixelFormat pix_fmt = PixelFormat::yuv420;
+  unsigned bitdepth = 8;
+};
+
+// Opens a raw planar YUV file (10-16 bit as little-endian 16-bit words).
+std::unique_ptr<VideoReader> open_raw(const std::string& path, const RawParams& p);
+// Opens a y4m file; "-" reads standard input.
+std::unique_ptr<VideoReader> open_y4m(const std::string& path);
+// y4m when the input starts with "YUV4MPEG2 " (raw parameters are then
+// ignored with a warning); otherwise raw when `raw` is given (all of width,
+// height, bit depth non-zero, else Error naming what is missing); otherwise
+// "-" and *.y4m are read as y4m (and fail on a bad header); anything else is
+// an Error asking for -w/-h/-p/-b.
+std::unique_ptr<VideoReader> open_video(const std::string& path, const std::optional<RawParams>& raw);
+
+// Readers report conditions they carry on from (unknown interlacing, raw
+// options given for a y4m input, converted chroma layouts) through one
+// process-wide handler: one line naming the input, no newline. The default
+// writes "warning: <line>" to stderr. Returns the previous handler.
+using InputWarningHandler = std::function<void(const std::string&)>;
+InputWarningHandler set_input_warning_handler(InputWarningHandler handler);
+
+}  // namespace exactvmaf

@@ -1,0 +1,49 @@
+// Scoring a reference/distorted pair: the frame pipeline.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "exactvmaf/feature.hpp"
+#include "exactvmaf/io.hpp"
+#include "exactvmaf/scores.hpp"
+
+namespace exactvmaf {
+
+enum class Backend { cpu, cuda, automatic };
+
+struct Progress {
+  std::uint64_t frames_done = 0;
+  std::uint64_t frames_total = 0;  // 0 when unknown (pipes)
+  double seconds = 0;
+};
+
+struct RunOptions {
+  unsigned threads = 0;           // worker threads; 0: one per hardware thread
+  unsigned subsample = 1;         // output and pool every N-th frame
+  std::uint64_t frame_cnt = 0;    // 0: all frames
+  std::uint64_t frame_skip_ref = 0;
+  std::uint64_t frame_skip_dist = 0;
+  Backend backend = Backend::cpu;
+  // Frame buffers read ahead per input beyond what the workers hold.
+  unsigned read_ahead = 0;        // 0: chosen from threads
+  std::function<void(const Progress&)> on_progress;  // called from the pipeline thread
+  std::function<void(const std::string&)> on_warning; // one line, no newline
+};
+
+struct RunResult {
+  ScoreTable scores;
+  std::uint64_t frames = 0;       // frame pairs processed
+  double seconds = 0;             // wall time from first read to flush
+  double fps = 0;                 // frames / seconds, as libvmaf reports it
+  VideoFormat format;
+  unsigned threads = 0;           // worker threads actually used
+};
+
+// Runs every requested feature over both inputs. Throws Error for bad input
+// (mismatched formats, read errors) with a one-line message.
+RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> features,
+              const RunOptions& opts);
+
+}  // namespace exactvmaf

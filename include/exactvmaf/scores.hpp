@@ -1,0 +1,47 @@
+// Per-frame metric values, aggregates and libvmaf's pooling.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace exactvmaf {
+
+enum class PoolMethod { min, max, mean, harmonic_mean };
+const char* pool_method_name(PoolMethod m);
+
+// Written by one thread (the pipeline commits frames in order); read after.
+class ScoreTable {
+ public:
+  // Returns the id of `name`, adding it at the end of the metric order.
+  std::size_t add_metric(std::string_view name);
+  std::optional<std::size_t> find_metric(std::string_view name) const;
+  std::size_t metric_count() const { return names_.size(); }
+  const std::string& metric_name(std::size_t id) const { return names_[id]; }
+
+  void set(std::size_t id, std::uint64_t frame, double value);
+  std::optional<double> get(std::size_t id, std::uint64_t frame) const;
+  bool written(std::size_t id, std::uint64_t frame) const;
+  // One past the highest frame index written for any metric.
+  std::uint64_t frame_capacity() const;
+
+  void set_aggregate(std::string_view name, double value);
+  const std::vector<std::pair<std::string, double>>& aggregates() const { return aggregates_; }
+
+  // libvmaf's vmaf_feature_score_pooled over frames [lo, hi] that are
+  // multiples of `subsample` (when > 1), in frame order. nullopt where
+  // libvmaf fails (a frame in range not written).
+  std::optional<double> pooled(std::size_t id, PoolMethod m, std::uint64_t lo, std::uint64_t hi,
+                               unsigned subsample) const;
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<std::vector<double>> values_;
+  std::vector<std::vector<std::uint8_t>> written_;
+  std::vector<std::pair<std::string, double>> aggregates_;
+};
+
+}  // namespace exactvmaf

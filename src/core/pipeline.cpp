@@ -1,0 +1,351 @@
+// The frame pipeline: one reader thread per input fills pooled frame buffers
+// ahead of use; worker threads extract whole frames in parallel; this thread
+// commits each frame's values in frame order, so output bits and order are
+// the same for every thread count.
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "exactvmaf/error.hpp"
+#include "exactvmaf/run.hpp"
+#include "numeric/fpenv.hpp"
+
+namespace exactvmaf {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Reads frames of one input into its pool on its own thread.
+class InputStream {
+ public:
+  InputStream(VideoReader& reader, std::shared_ptr<FramePool> pool, std::uint64_t limit)
+      : reader_(reader), pool_(std::move(pool)), limit_(limit) {}
+  ~InputStream() { stop(); }
+
+  void start() { thread_ = std::thread([this] { loop(); }); }
+  void stop() {
+    pool_->cancel();
+    if (thread_.joinable()) thread_.join();
+  }
+  // Next frame, or nullptr at the end of the input. Rethrows a read error.
+  std::shared_ptr<FrameBuffer> pop() {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return !queue_.empty() || done_; });
+    if (!queue_.empty()) {
+      auto b = std::move(queue_.front());
+      queue_.pop_front();
+      return b;
+    }
+    if (error_) std::rethrow_exception(error_);
+    return nullptr;
+  }
+  VideoReader& reader() { return reader_; }
+
+ private:
+  void loop() {
+    FpEnvGuard env;
+    try {
+      for (std::uint64_t n = 0; limit_ == 0 || n < limit_; ++n) {
+        auto buf = pool_->acquire();
+        if (!buf) break;
+        if (!reader_.read_frame(*buf)) break;
+        {
+          std::lock_guard lock(mutex_);
+          queue_.push_back(std::move(buf));
+        }
+        cv_.notify_one();
+      }
+    } catch (...) {
+      std::lock_guard lock(mutex_);
+      error_ = std::current_exception();
+    }
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_one();
+  }
+
+  VideoReader& reader_;
+  std::shared_ptr<FramePool> pool_;
+  std::uint64_t limit_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<std::shared_ptr<FrameBuffer>> queue_;
+  bool done_ = false;
+  std::exception_ptr error_;
+};
+
+struct Extractor {
+  std::unique_ptr<FeatureExtractor> impl;
+  std::vector<std::size_t> metric_ids;  // slot -> ScoreTable id
+  bool every_frame = false;
+  unsigned history = 0;
+};
+
+struct FrameTask {
+  std::uint64_t index = 0;
+  std::vector<std::shared_ptr<FrameBuffer>> refs, dists;  // [0] current, then previous
+  bool subsampled_out = false;
+};
+
+struct FrameResult {
+  std::vector<FrameOutput> outputs;  // one per extractor
+};
+
+class WorkerPool {
+ public:
+  WorkerPool(unsigned n, std::vector<Extractor>& extractors) : extractors_(extractors) {
+    for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { loop(); });
+  }
+  ~WorkerPool() {
+    {
+      std::lock_guard lock(mutex_);
+      closing_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  void submit(FrameTask task) {
+    {
+      std::lock_guard lock(mutex_);
+      tasks_.push_back(std::move(task));
+      ++in_flight_;
+    }
+    cv_.notify_one();
+  }
+  std::size_t in_flight() {
+    std::lock_guard lock(mutex_);
+    return in_flight_;
+  }
+  // Waits for the result of frame `index`; rethrows a worker's error.
+  FrameResult take(std::uint64_t index) {
+    std::unique_lock lock(mutex_);
+    done_cv_.wait(lock, [&] { return error_ || results_.count(index); });
+    if (error_) std::rethrow_exception(error_);
+    FrameResult r = std::move(results_[index]);
+    results_.erase(index);
+    --in_flight_;
+    return r;
+  }
+
+ private:
+  void loop() {
+    FpEnvGuard env;
+    std::vector<std::unique_ptr<FeatureWorker>> workers;
+    try {
+      for (auto& e : extractors_) workers.push_back(e.impl->make_worker());
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    std::vector<PictureView> prev_ref, prev_dist;
+    while (true) {
+      FrameTask task;
+      {
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [&] { return closing_ || !tasks_.empty(); });
+        if (tasks_.empty()) return;
+        task = std::move(tasks_.front());
+        tasks_.pop_front();
+      }
+      FrameResult result;
+      result.outputs.resize(extractors_.size());
+      try {
+        FrameInput in;
+        in.index = task.index;
+        in.ref = task.refs[0]->view();
+        in.dist = task.dists[0]->view();
+        prev_ref.clear();
+        prev_dist.clear();
+        for (std::size_t k = 1; k < task.refs.size(); ++k) {
+          prev_ref.push_back(task.refs[k]->view());
+          prev_dist.push_back(task.dists[k]->view());
+        }
+        for (std::size_t e = 0; e < extractors_.size(); ++e) {
+          if (task.subsampled_out && !extractors_[e].every_frame) continue;
+          const std::size_t h = std::min<std::size_t>(extractors_[e].history, prev_ref.size());
+          in.prev_ref = std::span<const PictureView>(prev_ref.data(), h);
+          in.prev_dist = std::span<const PictureView>(prev_dist.data(), h);
+          workers[e]->extract(in, result.outputs[e]);
+        }
+      } catch (...) {
+        fail(std::current_exception());
+      }
+      task.refs.clear();  // give the buffers back before reporting
+      task.dists.clear();
+      {
+        std::lock_guard lock(mutex_);
+        results_.emplace(task.index, std::move(result));
+      }
+      done_cv_.notify_all();
+    }
+  }
+  void fail(std::exception_ptr e) {
+    {
+      std::lock_guard lock(mutex_);
+      if (!error_) error_ = e;
+    }
+    done_cv_.notify_all();
+  }
+
+  std::vector<Extractor>& extractors_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable cv_, done_cv_;
+  std::deque<FrameTask> tasks_;
+  std::map<std::uint64_t, FrameResult> results_;
+  std::size_t in_flight_ = 0;
+  bool closing_ = false;
+  std::exception_ptr error_;
+};
+
+// Frames the longer input has after its skipped ones, for the warning;
+// `consumed` frames of it were taken (including the one past the end of the
+// shorter input).
+std::uint64_t frames_in_input(InputStream& s, std::uint64_t skipped, std::uint64_t consumed) {
+  const auto& info = s.reader().info();
+  if (info.frame_count) return *info.frame_count > skipped ? *info.frame_count - skipped : 0;
+  std::uint64_t n = consumed;
+  while (s.pop()) ++n;  // drains a pipe rather than leaving its writer blocked
+  return n;
+}
+
+}  // namespace
+
+RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> features,
+              const RunOptions& opts) {
+  FpEnvGuard env;
+  const VideoFormat fmt = ref.info().format;
+  if (!(fmt == dist.info().format)) {
+    throw Error(fmt::format("{} is {} but {} is {}: reference and distorted must have the same size, "
+                            "pixel format and bit depth",
+                            ref.path(), ref.info().format.describe(), dist.path(),
+                            dist.info().format.describe()));
+  }
+  if (features.empty()) throw Error("no feature requested (use --feature NAME or a model)");
+  if (opts.subsample == 0) throw Error("--subsample must be at least 1");
+
+  RunResult result;
+  result.format = fmt;
+
+  // libvmaf's --feature replaces an earlier request of the same feature.
+  std::vector<FeatureRequest> unique;
+  for (auto& f : features) {
+    auto it = std::find_if(unique.begin(), unique.end(), [&](const FeatureRequest& u) { return u.info == f.info; });
+    if (it != unique.end()) *it = std::move(f);
+    else unique.push_back(std::move(f));
+  }
+
+  std::vector<Extractor> extractors;
+  unsigned history = 0;
+  for (auto& req : unique) {
+    Extractor e;
+    e.impl = req.info->create(req.options);
+    for (const auto& name : e.impl->init(fmt)) e.metric_ids.push_back(result.scores.add_metric(name));
+    e.every_frame = req.info->every_frame;
+    e.history = e.impl->history();
+    history = std::max(history, e.history);
+    extractors.push_back(std::move(e));
+  }
+
+  unsigned threads = opts.threads ? opts.threads : std::max(1u, std::thread::hardware_concurrency());
+  result.threads = threads;
+  // Frames in flight: one per worker plus two ready, so no worker waits for
+  // the commit thread. Few buffers keep the working set in the cache.
+  const std::size_t window = static_cast<std::size_t>(threads) + 2;
+  const std::size_t read_ahead = opts.read_ahead ? opts.read_ahead : 2;
+  const std::size_t pool_size = window + history + read_ahead + 1;
+
+  const auto t0 = Clock::now();
+  auto skip = [&](VideoReader& r, std::uint64_t n) {
+    std::uint64_t s = 0;
+    while (s < n && r.skip_frame()) ++s;
+    return s;
+  };
+  const std::uint64_t skipped_ref = skip(ref, opts.frame_skip_ref);
+  const std::uint64_t skipped_dist = skip(dist, opts.frame_skip_dist);
+
+  InputStream ref_in(ref, FramePool::create(fmt, pool_size), opts.frame_cnt);
+  InputStream dist_in(dist, FramePool::create(fmt, pool_size), opts.frame_cnt);
+  ref_in.start();
+  dist_in.start();
+
+  std::uint64_t committed = 0;
+  std::uint64_t frames_total = 0;
+  if (ref.info().frame_count && dist.info().frame_count) {
+    frames_total = std::min(*ref.info().frame_count - std::min(*ref.info().frame_count, skipped_ref),
+                            *dist.info().frame_count - std::min(*dist.info().frame_count, skipped_dist));
+    if (opts.frame_cnt) frames_total = std::min(frames_total, opts.frame_cnt);
+  }
+
+  {
+    WorkerPool workers(threads, extractors);
+    std::deque<std::pair<std::shared_ptr<FrameBuffer>, std::shared_ptr<FrameBuffer>>> recent;
+    auto commit_one = [&] {
+      FrameResult r = workers.take(committed);
+      for (std::size_t e = 0; e < extractors.size(); ++e)
+        for (const auto& entry : r.outputs[e].entries())
+          result.scores.set(extractors[e].metric_ids.at(entry.slot), committed, entry.value);
+      ++committed;
+      if (opts.on_progress)
+        opts.on_progress({committed, frames_total, std::chrono::duration<double>(Clock::now() - t0).count()});
+    };
+
+    std::uint64_t index = 0;
+    while (true) {
+      auto r = ref_in.pop();
+      auto d = dist_in.pop();
+      if (!r || !d) {
+        if (r || d) {
+          // One input ended first: libvmaf stops there and warns; we say both counts.
+          InputStream& longer = r ? ref_in : dist_in;
+          const VideoReader& shorter = r ? dist : ref;
+          const std::uint64_t longer_frames = frames_in_input(longer, r ? skipped_ref : skipped_dist, index + 1);
+          if (opts.on_warning)
+            opts.on_warning(fmt::format("\"{}\" ended after {} frames, before \"{}\" ({} frames); "
+                                        "scored the first {}",
+                                        shorter.path(), index, longer.reader().path(), longer_frames, index));
+        }
+        break;
+      }
+      FrameTask task;
+      task.index = index;
+      task.subsampled_out = opts.subsample > 1 && (index % opts.subsample) != 0;
+      task.refs.push_back(r);
+      task.dists.push_back(d);
+      for (auto it = recent.rbegin(); it != recent.rend(); ++it) {
+        task.refs.push_back(it->first);
+        task.dists.push_back(it->second);
+      }
+      if (history) {
+        recent.emplace_back(r, d);
+        if (recent.size() > history) recent.pop_front();
+      }
+      while (workers.in_flight() >= window) commit_one();
+      workers.submit(std::move(task));
+      ++index;
+    }
+    recent.clear();
+    while (committed < index) commit_one();
+  }
+  ref_in.stop();
+  dist_in.stop();
+
+  for (auto& e : extractors) e.impl->flush(result.scores);
+
+  result.frames = committed;
+  result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  result.fps = result.seconds > 0 ? static_cast<double>(committed) / result.seconds : 0;
+  return result;
+}
+
+}  // namespace exactvmaf

@@ -1,0 +1,83 @@
+// float_psnr on the CPU. Luma only, as upstream.
+#include "features/float_psnr/float_psnr_math.hpp"
+#include "features/psnr/psnr_math.hpp"
+#include "features/registry.hpp"
+
+namespace exactvmaf {
+
+namespace {
+
+class FloatPsnrWorker final : public FeatureWorker {
+ public:
+  FloatPsnrWorker(const float_psnr::Constants& c, bool integer_exact) : c_(c), integer_exact_(integer_exact) {}
+
+  void extract(const FrameInput& in, FrameOutput& out) override {
+    const unsigned w = in.ref.w(0), h = in.ref.h(0);
+    double noise = 0;
+    if (integer_exact_) {
+      // Same value as the float path, proven in float_psnr_math.hpp.
+      std::uint64_t sse = 0;
+      if (in.ref.format.bitdepth == 8) {
+        for (unsigned y = 0; y < h; ++y)
+          sse += psnr::sse_row_8bit(in.ref.row<std::uint8_t>(0, y), in.dist.row<std::uint8_t>(0, y), w);
+      } else {
+        for (unsigned y = 0; y < h; ++y)
+          sse += psnr::sse_row_hbd(in.ref.row<std::uint16_t>(0, y), in.dist.row<std::uint16_t>(0, y), w);
+      }
+      noise = float_psnr::noise_from_integer_sse(sse, c_.scaler);
+    } else if (in.ref.format.bitdepth == 8) {
+      noise = float_sum<std::uint8_t>(in, w, h);
+    } else {
+      noise = float_sum<std::uint16_t>(in, w, h);
+    }
+    out.set(0, float_psnr::score(noise, static_cast<int>(w), static_cast<int>(h), c_));
+  }
+
+ private:
+  // Upstream's loop: float squares added to a double in raster order.
+  template <class Sample>
+  double float_sum(const FrameInput& in, unsigned w, unsigned h) const {
+    double noise = 0;
+    for (unsigned y = 0; y < h; ++y) {
+      const Sample* r = in.ref.row<Sample>(0, y);
+      const Sample* d = in.dist.row<Sample>(0, y);
+      for (unsigned x = 0; x < w; ++x)
+        noise += static_cast<double>(float_psnr::squared_diff(float_psnr::to_float(r[x], c_.scaler),
+                                                              float_psnr::to_float(d[x], c_.scaler)));
+    }
+    return noise;
+  }
+
+  float_psnr::Constants c_;
+  bool integer_exact_;
+};
+
+class FloatPsnrExtractor final : public FeatureExtractor {
+ public:
+  std::vector<std::string> init(const VideoFormat& fmt) override {
+    c_ = float_psnr::constants(fmt.bitdepth);
+    integer_exact_ = float_psnr::integer_sum_is_exact(
+        fmt.bitdepth, static_cast<std::uint64_t>(fmt.width) * fmt.height);
+    return {"float_psnr"};
+  }
+  std::unique_ptr<FeatureWorker> make_worker() override {
+    return std::make_unique<FloatPsnrWorker>(c_, integer_exact_);
+  }
+
+ private:
+  float_psnr::Constants c_{};
+  bool integer_exact_ = false;
+};
+
+}  // namespace
+
+FeatureInfo float_psnr_feature_info() {
+  FeatureInfo f;
+  f.name = "float_psnr";
+  f.help = "luma PSNR computed in floating point on samples normalised to 8-bit range (float_psnr)";
+  f.provided = {"float_psnr"};
+  f.create = [](const OptionValues&) { return std::make_unique<FloatPsnrExtractor>(); };
+  return f;
+}
+
+}  // namespace exactvmaf

@@ -1,0 +1,74 @@
+// psnr (libvmaf integer_psnr.c): the whole per-frame arithmetic, host and
+// device. Sums are integers (exact in any order); the tail is upstream's
+// double expression with R's correctly rounded log10.
+#pragma once
+#include <cstdint>
+
+#include "numeric/cr_log.hpp"
+#include "numeric/exact_ops.hpp"
+#include "numeric/hd.hpp"
+
+namespace exactvmaf::psnr {
+
+// One row of 8-bit samples: upstream keeps the row sum in uint32_t.
+EXACTVMAF_HD inline std::uint32_t sse_row_8bit(const std::uint8_t* ref, const std::uint8_t* dis, unsigned w) {
+  std::uint32_t sum = 0;
+  for (unsigned j = 0; j < w; ++j) {
+    const int e = static_cast<int>(ref[j]) - static_cast<int>(dis[j]);
+    sum += static_cast<std::uint32_t>(e * e);
+  }
+  return sum;
+}
+
+// One row of 10..16-bit samples: |e| as uint32_t, e*e in uint32_t (fits).
+EXACTVMAF_HD inline std::uint64_t sse_row_hbd(const std::uint16_t* ref, const std::uint16_t* dis, unsigned w) {
+  std::uint64_t sum = 0;
+  for (unsigned j = 0; j < w; ++j) {
+    const int d = static_cast<int>(ref[j]) - static_cast<int>(dis[j]);
+    const std::uint32_t e = static_cast<std::uint32_t>(d < 0 ? -d : d);
+    sum += e * e;
+  }
+  return sum;
+}
+
+// The peak as upstream's init() sets it (used by the >8-bit path and apsnr).
+inline std::uint32_t peak_value(unsigned bpc, bool reduced_hbd_peak) {
+  return reduced_hbd_peak ? (255u << (bpc - 8)) : ((1u << bpc) - 1u);
+}
+
+// psnr_max for one plane: 6*bpc + 12, or ceil(10*log10(peak^2 / mse_min))
+// when min_sse is set, with upstream's w/2, h/2 plane sizes.
+inline double psnr_max(unsigned plane, unsigned bpc, std::uint32_t peak, double min_sse, bool ss_hor,
+                       bool ss_ver, unsigned w, unsigned h) {
+  if (min_sse == 0.0) return static_cast<double>(6 * bpc + 12);
+  const unsigned pw = (plane && ss_hor) ? w / 2 : w;
+  const unsigned ph = (plane && ss_ver) ? h / 2 : h;
+  const double mse = min_sse / static_cast<double>(pw * ph);
+  return rmath::ceil_f64(10. * rmath::cr_log10(static_cast<double>(peak * peak) / mse));
+}
+
+struct PlaneScore {
+  double mse;
+  double psnr;
+};
+
+// mse = sse / (w*h); psnr = min(10*log10(peak^2 / max(mse, 1e-16)), psnr_max).
+// peak_sq is 65025 for 8-bit input (upstream's 8-bit path ignores the
+// configured peak) and peak*peak otherwise.
+inline PlaneScore plane_score(std::uint64_t sse, unsigned w, unsigned h, std::uint32_t peak_sq, double psnr_max) {
+  const double mse = static_cast<double>(sse) / static_cast<double>(w * h);
+  const double psnr = rmath::c_min(10. * rmath::cr_log10(static_cast<double>(peak_sq) / rmath::c_max(mse, 1e-16)),
+                                   psnr_max);
+  return {mse, psnr};
+}
+
+// apsnr over all frames (flush), upstream's expression.
+inline double apsnr(std::uint32_t peak, std::uint64_t n_pixels, std::uint64_t sse) {
+  const double a = 10 * (rmath::cr_log10(static_cast<double>(peak * peak)) +
+                         rmath::cr_log10(static_cast<double>(n_pixels)) - rmath::cr_log10(static_cast<double>(sse)));
+  const double cap = rmath::ceil_f64(
+      10 * rmath::cr_log10(static_cast<double>(static_cast<std::uint64_t>(peak * peak) * n_pixels * 2)));
+  return rmath::c_min(a, cap);
+}
+
+}  // namespace exactvmaf::psnr

@@ -1,0 +1,9 @@
+// One function per feature returning its registry entry.
+#pragma once
+#include "exactvmaf/feature.hpp"
+
+namespace exactvmaf {
+FeatureInfo psnr_feature_info();
+FeatureInfo float_psnr_feature_info();
+FeatureInfo null_feature_info();
+}  // namespace exactvmaf

@@ -1,0 +1,35 @@
+#include <bit>
+#include <cstring>
+
+#include "io/readers.hpp"
+
+namespace exactvmaf::io {
+
+std::size_t read_packed_plane(InputStream& in, std::uint8_t* plane, std::ptrdiff_t stride, std::size_t row_bytes,
+                              unsigned rows) {
+  const std::size_t packed = row_bytes * rows;
+  const std::size_t got = in.read(plane, packed);
+  const auto pitch = static_cast<std::size_t>(stride);
+  if (got < packed || pitch == row_bytes) return got;
+  // The plane holds rows * stride bytes, so the packed rows fit at its start;
+  // moving the last row first never overwrites a row not yet moved.
+  for (unsigned y = rows; y-- > 0;) {
+    std::uint8_t* dst = plane + y * pitch;
+    if (y > 0) std::memmove(dst, plane + y * row_bytes, row_bytes);
+    std::memset(dst + row_bytes, 0, pitch - row_bytes);
+  }
+  return got;
+}
+
+void le16_to_host(std::uint8_t* plane, std::ptrdiff_t stride, std::size_t row_bytes, unsigned rows) {
+  if constexpr (std::endian::native == std::endian::little) {
+    (void)plane, (void)stride, (void)row_bytes, (void)rows;
+  } else {
+    for (unsigned y = 0; y < rows; ++y) {
+      std::uint8_t* r = plane + static_cast<std::ptrdiff_t>(y) * stride;
+      for (std::size_t i = 0; i + 1 < row_bytes; i += 2) std::swap(r[i], r[i + 1]);
+    }
+  }
+}
+
+}  // namespace exactvmaf::io

@@ -1,0 +1,191 @@
+// Correctly rounded power functions (DESIGN.md §2, R1; method and bound in
+// docs/rmath.md): cr_pow on doubles (upstream's pow, including
+// pow(c, 1.0 / 3.0) with the double nearest 1/3) and cr_powf on floats.
+// Special values follow C99 Annex F.9.4.4.
+#pragma once
+
+#include <cstdint>
+
+#include "cr_exp.hpp"
+#include "cr_log.hpp"
+#include "cr_round.hpp"
+#include "dd.hpp"
+#include "hd.hpp"
+
+namespace exactvmaf::rmath {
+
+namespace detail {
+
+enum class IntClass { kNotInteger, kOdd, kEven };
+
+// Finite nonzero y.
+EXACTVMAF_HD_INLINE IntClass classify_integer(double y) {
+  const std::uint64_t b = dd::bits_of(y);
+  const int e = static_cast<int>((b >> 52) & 0x7ff) - 1023;
+  if (e < 0) return IntClass::kNotInteger;
+  if (e > 52) return IntClass::kEven;
+  const std::uint64_t frac_mask = (std::uint64_t{1} << (52 - e)) - 1;
+  if (b & frac_mask) return IntClass::kNotInteger;
+  const std::uint64_t unit = std::uint64_t{1} << (52 - e);  // the bit of 2^0
+  return (b & unit) ? IntClass::kOdd : IntClass::kEven;
+}
+
+// Special cases of pow common to both precisions, decided on doubles (a float
+// argument is passed exactly). Returns true with *out set when x or y is
+// zero, infinite or NaN, x == 1, or x < 0 with non-integer y. Otherwise sets
+// *negative (x < 0 and y odd).
+EXACTVMAF_HD_INLINE bool pow_special(double x, double y, double* out, bool* negative) {
+  const std::uint64_t bx = dd::bits_of(x);
+  const std::uint64_t by = dd::bits_of(y);
+  const std::uint64_t ax = bx & 0x7fffffffffffffffULL;
+  const std::uint64_t ay = by & 0x7fffffffffffffffULL;
+  constexpr std::uint64_t kInf = 0x7ff0000000000000ULL;
+  const double inf = dd::double_from_bits(kInf);
+  if (ay == 0 || bx == 0x3ff0000000000000ULL) {  // pow(x, +-0) = pow(+1, y) = 1, even for NaN
+    *out = 1.0;
+    return true;
+  }
+  if (ax > kInf || ay > kInf) {
+    *out = x + y;  // NaN
+    return true;
+  }
+  const bool x_neg = (bx >> 63) != 0;
+  const bool y_neg = (by >> 63) != 0;
+  if (ay == kInf) {
+    if (ax == 0x3ff0000000000000ULL) {
+      *out = 1.0;  // pow(-1, +-inf) = 1
+    } else {
+      const bool x_small = ax < 0x3ff0000000000000ULL;
+      *out = (x_small != y_neg) ? 0.0 : inf;
+    }
+    return true;
+  }
+  const IntClass yc = classify_integer(y);
+  const bool odd = yc == IntClass::kOdd;
+  if (ax == 0) {  // +-0
+    const bool neg = x_neg && odd;
+    if (y_neg) {
+      *out = neg ? -inf : inf;
+    } else {
+      *out = neg ? -0.0 : 0.0;
+    }
+    return true;
+  }
+  if (ax == kInf) {  // +-inf
+    const bool neg = x_neg && odd;
+    if (y_neg) {
+      *out = neg ? -0.0 : 0.0;
+    } else {
+      *out = neg ? -inf : inf;
+    }
+    return true;
+  }
+  if (x_neg && yc == IntClass::kNotInteger) {
+    *out = dd::double_from_bits(0x7ff8000000000000ULL);
+    return true;
+  }
+  *negative = x_neg && odd;
+  return false;
+}
+
+}  // namespace detail
+
+// Fast path: true when decided (*out is the correctly rounded pow(x, y)).
+// pow(x, y) = exp(y log|x|): log_dd (rel. 2^-99), t = y log|x| as a dd
+// (rel. 2^-105.4), exp_dd (rel. 2^-99); |t| <= 746, so the result's relative
+// error is below 1.03 * 2^-99 |t| + 2^-99 (the rounding test uses twice that).
+EXACTVMAF_HD_INLINE bool cr_pow_fast(double x, double y, double* out) {
+  bool negative = false;
+  if (detail::pow_special(x, y, out, &negative)) return true;
+  if (y == 1.0) {
+    *out = x;
+    return true;
+  }
+  if (y == 2.0) {  // one IEEE product: correctly rounded, subnormal and overflow included
+    *out = x * x;
+    return true;
+  }
+  if (y == -1.0) {  // one IEEE division
+    *out = 1.0 / x;
+    return true;
+  }
+  const double ax = x < 0.0 ? -x : x;
+  const double inf = dd::double_from_bits(0x7ff0000000000000ULL);
+  const double ay = y < 0.0 ? -y : y;
+  if (ay >= 0x1p64) {  // |y log|x|| >= 2^64 * 2^-53 for any |x| != 1: over/underflow
+    if (ax == 1.0) {
+      *out = 1.0;  // x == -1, y even
+    } else {
+      *out = ((ax > 1.0) == (y > 0.0)) ? inf : 0.0;
+    }
+    return true;
+  }
+  const dd::DD l = detail::log_dd(ax);
+  const dd::DD t = dd::mul(l, y);
+  double r;
+  if (t.hi > 710.0) {
+    r = inf;
+  } else if (t.hi < -746.0) {
+    r = 0.0;
+  } else {
+    int q;
+    const dd::DD m = detail::exp_dd(t.hi, t.lo, &q);
+    const double abs_t = t.hi < 0.0 ? -t.hi : t.hi;
+    const double err_rel = 2.0 * (detail::kLogRelErr * abs_t * 1.03 + detail::kExpRelErr);
+    if (!detail::round_scaled_to_double(m.hi, m.lo, err_rel, q, &r)) return false;
+  }
+  *out = negative ? -r : r;
+  return true;
+}
+
+// powf: the same evaluation on the exact doubles of x and y, rounded once to
+// float; undecided when the error interval holds a float midpoint (so double
+// rounding cannot happen).
+EXACTVMAF_HD_INLINE bool cr_powf_fast(float x, float y, float* out) {
+  const double xd = detail::float_to_double_exact(x);
+  const double yd = detail::float_to_double_exact(y);
+  bool negative = false;
+  double special;
+  if (detail::pow_special(xd, yd, &special, &negative)) {
+    // The special results are 0, 1, inf or NaN: exact in float.
+    if (special != special) {
+      *out = x + y;
+      if (*out == *out) *out = dd::float_from_bits(0x7fc00000U);
+    } else {
+      *out = static_cast<float>(special);
+    }
+    return true;
+  }
+  if (yd == 1.0) {
+    *out = x;
+    return true;
+  }
+  if (yd == 2.0) {  // the double product of two floats is exact: one rounding
+    *out = static_cast<float>(xd * xd);
+    return true;
+  }
+  const double ax = xd < 0.0 ? -xd : xd;
+  const float inf = dd::float_from_bits(0x7f800000U);
+  const dd::DD l = detail::log_dd(ax);
+  const dd::DD t = dd::mul(l, yd);
+  float r;
+  if (t.hi > 89.0) {  // > log(2^128)
+    r = inf;
+  } else if (t.hi < -104.0) {  // < log(2^-150): rounds to 0
+    r = 0.0f;
+  } else {
+    int q;
+    const dd::DD m = detail::exp_dd(t.hi, t.lo, &q);
+    const double abs_t = t.hi < 0.0 ? -t.hi : t.hi;
+    const double err_rel = 2.0 * (detail::kLogRelErr * abs_t * 1.03 + detail::kExpRelErr);
+    if (!detail::round_scaled_to_float(m.hi, m.lo, err_rel, q, &r)) return false;
+  }
+  *out = negative ? -r : r;
+  return true;
+}
+
+// Host functions: fast path, then MPFR for the undecided rest.
+double cr_pow(double x, double y);
+float cr_powf(float x, float y);
+
+}  // namespace exactvmaf::rmath

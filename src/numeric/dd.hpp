@@ -1,0 +1,204 @@
+// Double-double ("dd") building blocks for R's correctly rounded functions,
+// host and device (DESIGN.md §2). A dd value is hi + lo with
+// |lo| <= ulp(hi)/2 (normalised), i.e. about 106 bits.
+//
+// Conventions used in the error bounds below: u = 2^-53 (unit roundoff of
+// binary64, round to nearest). Bounds assume no overflow and no underflow in
+// the intermediate products (callers keep arguments in ranges where this
+// holds; see each function). Everything here uses only +, -, *, / of IEEE
+// binary64 in round-to-nearest: it compiles to the same operations on the CPU
+// (-ffp-contract=off) and on the device (--fmad=false), so host and device
+// return identical bits. The exact transforms (two_sum, fast_two_sum,
+// two_prod) do not depend on FMA: two_prod uses Veltkamp/Dekker splitting,
+// which is exact in round-to-nearest without FMA as long as |a|,|b| < 2^995
+// and the product's error term is not below 2^-1022 (no underflow).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "hd.hpp"
+
+namespace exactvmaf::dd {
+
+struct DD {
+  double hi;
+  double lo;
+};
+
+// ---------------------------------------------------------------- bit access
+EXACTVMAF_HD_INLINE std::uint64_t bits_of(double x) {
+#if EXACTVMAF_DEVICE_CODE
+  return static_cast<std::uint64_t>(__double_as_longlong(x));
+#else
+  std::uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+#endif
+}
+
+EXACTVMAF_HD_INLINE double double_from_bits(std::uint64_t u) {
+#if EXACTVMAF_DEVICE_CODE
+  return __longlong_as_double(static_cast<long long>(u));
+#else
+  double x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+#endif
+}
+
+EXACTVMAF_HD_INLINE std::uint32_t bits_of(float x) {
+#if EXACTVMAF_DEVICE_CODE
+  return static_cast<std::uint32_t>(__float_as_uint(x));
+#else
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+#endif
+}
+
+EXACTVMAF_HD_INLINE float float_from_bits(std::uint32_t u) {
+#if EXACTVMAF_DEVICE_CODE
+  return __uint_as_float(u);
+#else
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+#endif
+}
+
+// 2^e for -1022 <= e <= 1023, built from bits (exact, no arithmetic).
+EXACTVMAF_HD_INLINE double pow2i(int e) {
+  return double_from_bits(static_cast<std::uint64_t>(e + 1023) << 52);
+}
+
+// ------------------------------------------------------- exact transforms
+// s + e == a + b exactly, s = RN(a + b). (Knuth; 6 flops; any a, b finite,
+// no overflow.)
+EXACTVMAF_HD_INLINE DD two_sum(double a, double b) {
+  const double s = a + b;
+  const double bb = s - a;
+  const double e = (a - (s - bb)) + (b - bb);
+  return {s, e};
+}
+
+// s + e == a + b exactly, s = RN(a + b), provided a == 0 or the exponent of
+// a is >= that of b (in particular |a| >= |b|). (Dekker; 3 flops.)
+EXACTVMAF_HD_INLINE DD fast_two_sum(double a, double b) {
+  const double s = a + b;
+  const double e = b - (s - a);
+  return {s, e};
+}
+
+// Veltkamp split: a == hi + lo exactly, hi and lo with <= 26 significant bits.
+// Valid for |a| < 2^995 (the product by 2^27+1 must not overflow).
+EXACTVMAF_HD_INLINE DD split(double a) {
+  constexpr double kSplitter = 134217729.0;  // 2^27 + 1
+  const double c = kSplitter * a;
+  const double hi = c - (c - a);
+  const double lo = a - hi;
+  return {hi, lo};
+}
+
+// p + e == a * b exactly, p = RN(a * b). (Dekker's TwoProduct, 17 flops.)
+// Exact for |a|, |b| < 2^995 and e not underflowing (|a*b| >= 2^-969 is
+// sufficient), or a*b == 0.
+EXACTVMAF_HD_INLINE DD two_prod(double a, double b) {
+  const double p = a * b;
+  const DD as = split(a);
+  const DD bs = split(b);
+  const double err = ((as.hi * bs.hi - p) + as.hi * bs.lo + as.lo * bs.hi) + as.lo * bs.lo;
+  return {p, err};
+}
+
+// Exact square: p + e == a * a.
+EXACTVMAF_HD_INLINE DD two_sqr(double a) {
+  const double p = a * a;
+  const DD as = split(a);
+  const double err = ((as.hi * as.hi - p) + 2.0 * (as.hi * as.lo)) + as.lo * as.lo;
+  return {p, err};
+}
+
+// ------------------------------------------------------------ dd arithmetic
+// Error bounds: Joldes, Muller, Popescu, "Tight and rigorous error bounds for
+// basic building blocks of double-word arithmetic", ACM TOMS 44(2), 2017
+// (algorithm numbers in brackets). "rel" = relative to the exact result.
+
+// dd + double [Alg. 4, DWPlusFP]: rel error <= 2u^2 / (1 + 2u) < 2^-105.
+EXACTVMAF_HD_INLINE DD add(DD x, double y) {
+  const DD s = two_sum(x.hi, y);
+  const double v = x.lo + s.lo;
+  return fast_two_sum(s.hi, v);
+}
+
+// dd + dd [Alg. 6, AccurateDWPlusDW]: rel error <= 3u^2 + 13u^3 < 2^-104.4.
+// Holds whatever the signs (cancellation included).
+EXACTVMAF_HD_INLINE DD add(DD x, DD y) {
+  const DD s = two_sum(x.hi, y.hi);
+  const DD t = two_sum(x.lo, y.lo);
+  const double c = s.lo + t.hi;
+  const DD v = fast_two_sum(s.hi, c);
+  const double w = t.lo + v.lo;
+  return fast_two_sum(v.hi, w);
+}
+
+EXACTVMAF_HD_INLINE DD neg(DD x) { return {-x.hi, -x.lo}; }
+EXACTVMAF_HD_INLINE DD sub(DD x, DD y) { return add(x, neg(y)); }
+EXACTVMAF_HD_INLINE DD sub(DD x, double y) { return add(x, -y); }
+
+// dd * double [Alg. 7 with the FMA-free TwoProd, DWTimesFP1]:
+// rel error <= 1.5u^2 + 4u^3 < 2^-105.4.
+EXACTVMAF_HD_INLINE DD mul(DD x, double y) {
+  const DD c = two_prod(x.hi, y);
+  const double cl2 = x.lo * y;
+  const DD t = fast_two_sum(c.hi, cl2);
+  const double tl2 = t.lo + c.lo;
+  return fast_two_sum(t.hi, tl2);
+}
+
+// dd * dd without FMA: (ch, cl1) = TwoProd(xh, yh); a = RN(xh*yl);
+// b = RN(xl*yh); cl2 = RN(a + b); cl3 = RN(cl1 + cl2); Fast2Sum(ch, cl3).
+// Proof sketch of the bound: with |xl| <= u|xh|, |yl| <= u|yh| and
+// P = xh*yh: the neglected xl*yl is <= u^2 P; a, b carry <= u^2 P each;
+// |a + b| <= 2u(1+u)P so cl2 carries <= 2u^2(1+u)P; |cl1| <= uP and
+// |cl2| <= 2u(1+u)^2 P so cl3 carries <= 3u^2(1+u)^2 P; Fast2Sum is exact.
+// Total <= 8u^2 P (1 + 3u) and P <= |xy| / (1 - u)^2, hence
+// rel error <= 8u^2 (1 + 6u) < 2^-102.9.
+EXACTVMAF_HD_INLINE DD mul(DD x, DD y) {
+  const DD c = two_prod(x.hi, y.hi);
+  const double a = x.hi * y.lo;
+  const double b = x.lo * y.hi;
+  const double cl2 = a + b;
+  const double cl3 = c.lo + cl2;
+  return fast_two_sum(c.hi, cl3);
+}
+
+// dd squared: same scheme as mul(x, x) with one product fewer:
+// (1 + 2 + 3)u^2 (1 + 6u) < 2^-103.4.
+EXACTVMAF_HD_INLINE DD sqr(DD x) {
+  const DD c = two_sqr(x.hi);
+  const double cl2 = 2.0 * (x.hi * x.lo);
+  const double cl3 = c.lo + cl2;
+  return fast_two_sum(c.hi, cl3);
+}
+
+// Scale by a power of two (exact unless the result over/underflows).
+EXACTVMAF_HD_INLINE DD mul_pow2(DD x, double p2) { return {x.hi * p2, x.lo * p2}; }
+
+// dd / dd [Alg. 17, DWDivDW2, with the FMA-free TwoProd in the DWTimesFP
+// step]: th = RN(xh/yh); r = x - th*y (dd); tl = RN(rh/yh);
+// Fast2Sum(th, tl). rel error <= 15u^2 + 56u^3 < 2^-102.0.
+EXACTVMAF_HD_INLINE DD div(DD x, DD y) {
+  const double th = x.hi / y.hi;
+  const DD r = mul(y, th);
+  const double pih = x.hi - r.hi;  // exact (Sterbenz): th*yh ~ xh
+  const double dl = x.lo - r.lo;
+  const double d = pih + dl;
+  const double tl = d / y.hi;
+  return fast_two_sum(th, tl);
+}
+
+// double / dd, same algorithm and bound.
+EXACTVMAF_HD_INLINE DD div(double x, DD y) { return div(DD{x, 0.0}, y); }
+
+}  // namespace exactvmaf::dd

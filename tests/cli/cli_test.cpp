@@ -1,0 +1,175 @@
+// The exactvmaf command line end to end: outputs, thread invariance of the
+// output bytes, stdin, and one-line errors with a non-zero exit.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "support/fixtures.hpp"
+
+namespace exactvmaf::test {
+namespace {
+
+struct CmdResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::filesystem::path temp_dir() {
+  static const auto dir = [] {
+    auto d = std::filesystem::temp_directory_path() / ("exactvmaf_cli_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+// Runs `exactvmaf <args>` through the shell (args are shell words).
+CmdResult cli(const std::string& args, const std::string& stdin_from = "") {
+  const auto out = temp_dir() / "stdout.txt", err = temp_dir() / "stderr.txt";
+  std::string cmd = std::string("'") + EXACTVMAF_CLI + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  if (!stdin_from.empty()) cmd = stdin_from + " | " + cmd;
+  else cmd += " </dev/null";
+  const int status = std::system(cmd.c_str());
+  CmdResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+std::string fixture(const std::string& name) { return "'" + (fixtures_dir() / name).string() + "'"; }
+const std::string kC01 = "-r " + fixture("c01_176x144_8b_420_ref.yuv") + " -d " +
+                         fixture("c01_176x144_8b_420_dist.yuv") + " -w 176 -h 144 -p 420 -b 8";
+
+// An error is one line on stderr naming `fragment`, with a non-zero exit.
+void expect_clean_error(const CmdResult& r, const std::string& fragment) {
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.exit_code, -1) << "killed by a signal";
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << "stderr: " << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "stderr: " << r.err;
+  EXPECT_EQ(r.err.rfind("exactvmaf: error: ", 0), 0u) << r.err;
+}
+
+std::string mask_fps(std::string s) {
+  s = std::regex_replace(s, std::regex("\"fps\": [0-9.]+"), "\"fps\": X");
+  return std::regex_replace(s, std::regex("fps=\"[0-9.]+\""), "fps=\"X\"");
+}
+
+TEST(Cli, JsonOutputIsValidAndSaysNumericsR1) {
+  const auto r = cli(kC01 + " --feature psnr --feature float_psnr --json -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("numerics"), "R1");
+  EXPECT_EQ(j.at("frames").size(), 10u);
+  EXPECT_TRUE(j.at("frames")[0].at("metrics").contains("psnr_y"));
+  EXPECT_TRUE(j.at("pooled_metrics").contains("float_psnr"));
+  EXPECT_TRUE(r.err.empty()) << "-q must keep stderr quiet: " << r.err;
+}
+
+TEST(Cli, OutputBytesAreTheSameForEveryThreadCount) {
+  for (const char* fmt : {"--json", "--xml", "--csv"}) {
+    const auto base = cli(kC01 + " --feature psnr=enable_apsnr=true --feature float_psnr --threads 1 -q " + fmt);
+    ASSERT_EQ(base.exit_code, 0) << base.err;
+    for (int t : {2, 3, 8}) {
+      const auto r = cli(kC01 + " --feature psnr=enable_apsnr=true --feature float_psnr -q " + fmt +
+                         " --threads " + std::to_string(t));
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(mask_fps(r.out), mask_fps(base.out)) << fmt << " threads " << t;
+    }
+  }
+}
+
+TEST(Cli, WritesToOutputFileAndSummarisesOnStderr) {
+  const auto path = temp_dir() / "out.xml";
+  const auto r = cli(kC01 + " --feature psnr -o '" + path.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(slurp(path).find("<VMAF version="), std::string::npos);
+  EXPECT_NE(r.err.find("psnr_y: "), std::string::npos) << r.err;
+}
+
+TEST(Cli, ReadsY4mFromStdin) {
+  const std::string y4m_ref = fixture("c01_176x144_8b_420_ref.y4m");
+  const auto piped = cli("-r - -d " + fixture("c01_176x144_8b_420_dist.y4m") + " --feature psnr --json -q",
+                         "cat " + y4m_ref);
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  const auto raw = cli(kC01 + " --feature psnr --json -q");
+  ASSERT_EQ(raw.exit_code, 0) << raw.err;
+  EXPECT_EQ(mask_fps(piped.out), mask_fps(raw.out));
+}
+
+TEST(Cli, PrecisionMaxRoundTrips) {
+  const auto r = cli(kC01 + " --feature float_psnr --json -q --precision max");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto pair = fixture_pair("c01_176x144_8b_420");
+  ASSERT_TRUE(pair);
+  const auto lib = run_fixture(*pair, {"float_psnr"});
+  for (std::uint64_t i = 0; i < lib.frames; ++i)
+    EXPECT_TRUE(same_bits(j.at("frames")[i].at("metrics").at("float_psnr").get<double>(), *lib.scores.get(0, i)));
+}
+
+TEST(CliErrors, MissingFile) {
+  expect_clean_error(cli("-r /nonexistent/ref.yuv -d /nonexistent/dist.yuv -w 8 -h 8 -p 420 -b 8 --feature psnr"),
+                     "/nonexistent/ref.yuv");
+}
+
+TEST(CliErrors, UnreadableFile) {
+  expect_clean_error(cli("-r /tmp -d /tmp -w 8 -h 8 -p 420 -b 8 --feature psnr"), "/tmp");
+}
+
+TEST(CliErrors, MissingRawGeometry) {
+  expect_clean_error(cli("-r " + fixture("c01_176x144_8b_420_ref.yuv") + " -d " +
+                         fixture("c01_176x144_8b_420_dist.yuv") + " -w 176 -h 144 --feature psnr"),
+                     "-p/--pixel_format");
+  expect_clean_error(cli("-r " + fixture("c01_176x144_8b_420_ref.yuv") + " -d " +
+                         fixture("c01_176x144_8b_420_dist.yuv") + " --feature psnr"),
+                     "c01_176x144_8b_420_ref.yuv");
+}
+
+TEST(CliErrors, BadRawGeometryValues) {
+  expect_clean_error(cli(kC01.substr(0, kC01.find(" -p")) + " -p 411 -b 8 --feature psnr"), "-p/--pixel_format 411");
+  expect_clean_error(cli(kC01.substr(0, kC01.find(" -b")) + " -b 9 --feature psnr"), "-b/--bitdepth 9");
+}
+
+TEST(CliErrors, UnknownFeatureAndOptions) {
+  expect_clean_error(cli(kC01 + " --feature nosuch"), "unknown feature 'nosuch'");
+  expect_clean_error(cli(kC01 + " --feature psnr=nosuch=1"), "unknown option 'nosuch'");
+  expect_clean_error(cli(kC01 + " --feature psnr=min_sse=-3"), "out of range");
+}
+
+TEST(CliErrors, UnwritableOutput) {
+  expect_clean_error(cli(kC01 + " --feature psnr -o /nonexistent/dir/out.json"), "/nonexistent/dir/out.json");
+}
+
+TEST(CliErrors, MismatchedInputs) {
+  expect_clean_error(cli("-r " + fixture("c01_176x144_8b_420_ref.y4m") + " -d " +
+                         fixture("c03_176x144_10b_420_dist.y4m") + " --feature psnr"),
+                     "must have the same size, pixel format and bit depth");
+}
+
+TEST(CliErrors, NoFeatureAndBadBackend) {
+  expect_clean_error(cli(kC01), "no feature requested");
+  expect_clean_error(cli(kC01 + " --feature psnr --backend opencl"), "--backend opencl");
+  expect_clean_error(cli(kC01 + " --feature psnr --precision lots"), "lots");
+}
+
+TEST(CliErrors, UsageErrorsExitWithTwo) {
+  const auto r = cli("--threads many");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--threads"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace exactvmaf::test

@@ -1,0 +1,239 @@
+// The frame pipeline: order, history, subsample, frame counts, flat memory,
+// errors, and the floating-point environment of worker threads.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <bit>
+#include <cfenv>
+#include <thread>
+
+#include <xmmintrin.h>
+
+#include "numeric/fpenv.hpp"
+#include "support/fixtures.hpp"
+#include "support/synthetic.hpp"
+
+namespace exactvmaf::test {
+namespace {
+
+VideoFormat small_format(unsigned bpc = 8) {
+  VideoFormat f;
+  f.width = 33;
+  f.height = 17;
+  f.pix_fmt = PixelFormat::yuv420;
+  f.bitdepth = bpc;
+  return f;
+}
+
+// Frame i has luma (i * 7 + x + y) mod 256.
+unsigned ramp(std::uint64_t i, unsigned p, unsigned x, unsigned y) {
+  return p ? 128u : static_cast<unsigned>((i * 7 + x + y) % 256);
+}
+
+// A probe feature: reports the frame's first luma sample, the previous
+// frames' first samples (history 2), whether the worker computes in the
+// reference FP environment, and a product that flushes to zero under FTZ.
+class ProbeWorker final : public FeatureWorker {
+ public:
+  void extract(const FrameInput& in, FrameOutput& out) override {
+    out.set(0, in.ref.data[0][0]);
+    out.set(1, in.prev_ref.size() > 0 ? in.prev_ref[0].data[0][0] : -1.0);
+    out.set(2, in.prev_ref.size() > 1 ? in.prev_ref[1].data[0][0] : -1.0);
+    out.set(3, fpenv_is_reference() ? 1.0 : 0.0);
+    volatile double tiny = 0x1p-1060, half = 0.5;
+    out.set(4, tiny * half);  // 2^-1061: a subnormal, 0 under FTZ
+  }
+};
+class ProbeExtractor final : public FeatureExtractor {
+ public:
+  std::vector<std::string> init(const VideoFormat&) override {
+    return {"probe_cur", "probe_prev1", "probe_prev2", "probe_fpenv", "probe_subnormal"};
+  }
+  std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<ProbeWorker>(); }
+  unsigned history() const override { return 2; }
+  void flush(ScoreTable& t) override { t.set_aggregate("probe_flushed", 1.0); }
+};
+
+const FeatureInfo& probe_info() {
+  static const FeatureInfo info = [] {
+    FeatureInfo f;
+    f.name = "probe";
+    f.create = [](const OptionValues&) { return std::make_unique<ProbeExtractor>(); };
+    return f;
+  }();
+  return info;
+}
+
+std::vector<FeatureRequest> probe_request() { return {FeatureRequest{&probe_info(), OptionValues(&probe_info().options)}}; }
+
+TEST(Pipeline, HistoryOrderAndFlushForEveryThreadCount) {
+  for (unsigned threads : {1u, 2u, 5u, 16u}) {
+    SyntheticReader ref("ref", small_format(), 40, ramp), dist("dist", small_format(), 40, ramp);
+    RunOptions o;
+    o.threads = threads;
+    const RunResult r = run(ref, dist, probe_request(), o);
+    ASSERT_EQ(r.frames, 40u);
+    for (std::uint64_t i = 0; i < 40; ++i) {
+      EXPECT_EQ(*r.scores.get(0, i), ramp(i, 0, 0, 0));
+      EXPECT_EQ(*r.scores.get(1, i), i >= 1 ? ramp(i - 1, 0, 0, 0) : -1.0) << i;
+      EXPECT_EQ(*r.scores.get(2, i), i >= 2 ? ramp(i - 2, 0, 0, 0) : -1.0) << i;
+    }
+    ASSERT_EQ(r.scores.aggregates().size(), 1u);
+  }
+}
+
+TEST(Pipeline, WorkersComputeInTheReferenceFpEnvironmentWhateverTheCallerSet) {
+  const FpEnvState caller = fpenv_save();
+  _mm_setcsr(_mm_getcsr() | (1u << 15) | (1u << 6));  // caller sets FTZ and DAZ
+  std::fesetround(FE_UPWARD);
+  const FpEnvState with_ftz = fpenv_save();
+  SyntheticReader ref("ref", small_format(), 5, ramp), dist("dist", small_format(), 5, ramp);
+  RunOptions o;
+  o.threads = 3;
+  const RunResult r = run(ref, dist, probe_request(), o);
+  const FpEnvState after = fpenv_save();
+  fpenv_restore(caller);
+  EXPECT_EQ(after.control, with_ftz.control) << "caller's MXCSR not restored";
+  EXPECT_EQ(after.rounding, with_ftz.rounding) << "caller's rounding mode not restored";
+  for (std::uint64_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(*r.scores.get(3, i), 1.0);
+    EXPECT_EQ(*r.scores.get(4, i), 0x1p-1061);
+  }
+}
+
+TEST(FpEnvGuard, SetsReferenceAndRestores) {
+  const FpEnvState caller = fpenv_save();
+  _mm_setcsr(_mm_getcsr() | (1u << 15));
+  const unsigned before = _mm_getcsr();
+  {
+    FpEnvGuard g;
+    EXPECT_TRUE(fpenv_is_reference());
+    volatile double tiny = 0x1p-1060, half = 0.5;
+    EXPECT_EQ(tiny * half, 0x1p-1061);
+  }
+  EXPECT_EQ(_mm_getcsr(), before);
+  fpenv_restore(caller);
+}
+
+TEST(Pipeline, BuffersAreReusedSoMemoryStaysFlat) {
+  SyntheticReader ref("ref", small_format(), 3000, ramp), dist("dist", small_format(), 3000, ramp);
+  RunOptions o;
+  o.threads = 4;
+  const RunResult r = run(ref, dist, probe_request(), o);
+  EXPECT_EQ(r.frames, 3000u);
+  // 3000 frames read through a pool of window (threads + 2) + history (2)
+  // + read-ahead (2) + 1 buffers per input.
+  EXPECT_LE(ref.buffers_seen.size(), 6u + 2 + 2 + 1);
+  EXPECT_LE(dist.buffers_seen.size(), 6u + 2 + 2 + 1);
+}
+
+TEST(Pipeline, ShorterInputStopsAndWarnsWithBothCounts) {
+  for (bool known : {true, false}) {
+    SyntheticReader ref("ref.yuv", small_format(), 7, ramp, known), dist("dist.yuv", small_format(), 5, ramp, known);
+    std::vector<std::string> warnings;
+    RunOptions o;
+    o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+    const RunResult r = run(ref, dist, probe_request(), o);
+    EXPECT_EQ(r.frames, 5u);
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find("\"dist.yuv\" ended after 5 frames"), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[0].find("\"ref.yuv\" (7 frames)"), std::string::npos) << warnings[0];
+  }
+}
+
+TEST(Pipeline, FrameCountSkipsAndSubsample) {
+  SyntheticReader ref("ref", small_format(), 20, ramp), dist("dist", small_format(), 20, ramp);
+  RunOptions o;
+  o.frame_skip_ref = 3;
+  o.frame_skip_dist = 1;
+  o.frame_cnt = 6;
+  o.subsample = 2;
+  std::vector<std::string> warnings;
+  o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+  const RunResult r = run(ref, dist, probe_request(), o);
+  EXPECT_EQ(r.frames, 6u);
+  EXPECT_TRUE(warnings.empty());
+  for (std::uint64_t i = 0; i < 6; ++i) {
+    // probe is not an every-frame feature: subsample leaves odd frames out.
+    ASSERT_EQ(r.scores.written(0, i), i % 2 == 0) << i;
+    if (i % 2 == 0) EXPECT_EQ(*r.scores.get(0, i), ramp(i + 3, 0, 0, 0));
+  }
+}
+
+TEST(Pipeline, EveryFrameFeaturesRunOnSubsampledFrames) {
+  SyntheticReader ref("ref", small_format(), 6, ramp), dist("dist", small_format(), 6, [](auto i, auto p, auto x, auto y) {
+    return ramp(i, p, x, y) ^ 1u;
+  });
+  RunOptions o;
+  o.subsample = 3;
+  const RunResult r = run(ref, dist, {parse_feature_request("psnr")}, o);
+  for (std::uint64_t i = 0; i < 6; ++i) EXPECT_TRUE(r.scores.written(0, i)) << i;
+}
+
+TEST(Pipeline, RejectsMismatchedFormats) {
+  VideoFormat other = small_format(10);
+  SyntheticReader ref("a.yuv", small_format(), 3, ramp), dist("b.y4m", other, 3, ramp);
+  try {
+    run(ref, dist, probe_request(), {});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("a.yuv is 33x17 420 8-bit"), std::string::npos) << m;
+    EXPECT_NE(m.find("b.y4m is 33x17 420 10-bit"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos);
+  }
+}
+
+class ThrowingWorker final : public FeatureWorker {
+ public:
+  void extract(const FrameInput& in, FrameOutput&) override {
+    if (in.index == 17) throw Error("probe: frame 17 is bad");
+  }
+};
+class ThrowingExtractor final : public FeatureExtractor {
+ public:
+  std::vector<std::string> init(const VideoFormat&) override { return {"x"}; }
+  std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<ThrowingWorker>(); }
+};
+
+TEST(Pipeline, AWorkerErrorReachesTheCaller) {
+  static FeatureInfo info;
+  info.name = "throwing";
+  info.create = [](const OptionValues&) { return std::make_unique<ThrowingExtractor>(); };
+  SyntheticReader ref("ref", small_format(), 100, ramp), dist("dist", small_format(), 100, ramp);
+  RunOptions o;
+  o.threads = 4;
+  EXPECT_THROW(run(ref, dist, {FeatureRequest{&info, OptionValues(&info.options)}}, o), Error);
+}
+
+class FailingReader final : public VideoReader {
+ public:
+  explicit FailingReader(VideoFormat f) { info_.format = f; }
+  const VideoInfo& info() const override { return info_; }
+  const std::string& path() const override { return path_; }
+  bool read_frame(FrameBuffer&) override {
+    if (n_++ < 3) return true;
+    throw Error("broken.yuv: truncated frame 3");
+  }
+  bool skip_frame() override { return true; }
+  std::uint64_t frames_read() const override { return n_; }
+
+ private:
+  VideoInfo info_;
+  std::string path_ = "broken.yuv";
+  std::uint64_t n_ = 0;
+};
+
+TEST(Pipeline, AReadErrorReachesTheCaller) {
+  FailingReader ref(small_format());
+  SyntheticReader dist("dist", small_format(), 100, ramp);
+  try {
+    run(ref, dist, probe_request(), {});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "broken.yuv: truncated frame 3");
+  }
+}
+
+}  // namespace
+}  // namespace exactvmaf::test

@@ -1,0 +1,233 @@
+// The exactvmaf command line: libvmaf's flags, libvmaf's output formats.
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "exactvmaf/exactvmaf.hpp"
+
+namespace ev = exactvmaf;
+
+namespace {
+
+struct Settings {
+  std::string ref_path, dist_path;
+  std::optional<unsigned> width, height, bitdepth;
+  std::optional<std::string> pix_fmt;
+  std::vector<std::string> features;
+  std::vector<std::string> models;
+  unsigned threads = 0, subsample = 1, read_ahead = 0;
+  std::uint64_t frame_cnt = 0, skip_ref = 0, skip_dist = 0;
+  std::string output;
+  bool json = false, xml = false, csv = false, sub = false;
+  std::string precision = "legacy";
+  std::string backend = "cpu";
+  bool quiet = false, no_prediction = false, list_features = false;
+};
+
+void print_features() {
+  for (const auto& f : ev::feature_registry()) {
+    std::printf("%s\n    %s\n", f.name.c_str(), f.help.c_str());
+    for (const auto& o : f.options) {
+      std::string def;
+      if (auto* b = std::get_if<bool>(&o.default_value)) def = *b ? "true" : "false";
+      else if (auto* i = std::get_if<std::int64_t>(&o.default_value)) def = std::to_string(*i);
+      else if (auto* d = std::get_if<double>(&o.default_value)) def = fmt::format("{}", *d);
+      else def = std::get<std::string>(o.default_value);
+      std::printf("    %-20s (default %s) %s\n", o.name.c_str(), def.c_str(), o.help.c_str());
+    }
+  }
+}
+
+std::optional<ev::RawParams> raw_params(const Settings& s) {
+  if (!s.width && !s.height && !s.pix_fmt && !s.bitdepth) return std::nullopt;
+  ev::RawParams p;
+  std::vector<std::string> missing;
+  if (!s.width) missing.push_back("-w/--width");
+  if (!s.height) missing.push_back("-h/--height");
+  if (!s.pix_fmt) missing.push_back("-p/--pixel_format");
+  if (!s.bitdepth) missing.push_back("-b/--bitdepth");
+  if (!missing.empty())
+    throw ev::Error(fmt::format("raw YUV input needs {} (given only some of -w -h -p -b)", fmt::join(missing, ", ")));
+  p.width = *s.width;
+  p.height = *s.height;
+  p.bitdepth = *s.bitdepth;
+  if (*s.pix_fmt == "420") p.pix_fmt = ev::PixelFormat::yuv420;
+  else if (*s.pix_fmt == "422") p.pix_fmt = ev::PixelFormat::yuv422;
+  else if (*s.pix_fmt == "444") p.pix_fmt = ev::PixelFormat::yuv444;
+  else throw ev::Error(fmt::format("-p/--pixel_format {}: expected 420, 422 or 444", *s.pix_fmt));
+  if (p.bitdepth != 8 && p.bitdepth != 10 && p.bitdepth != 12 && p.bitdepth != 16)
+    throw ev::Error(fmt::format("-b/--bitdepth {}: expected 8, 10, 12 or 16", p.bitdepth));
+  if (p.width == 0 || p.height == 0)
+    throw ev::Error(fmt::format("-w/-h {}x{}: width and height must be positive", p.width, p.height));
+  return p;
+}
+
+std::string clock_text(double seconds) {
+  const auto s = static_cast<long long>(seconds + 0.5);
+  return fmt::format("{}:{:02d}", s / 60, static_cast<int>(s % 60));
+}
+
+int run_cli(const Settings& s) {
+  if (s.list_features) {
+    print_features();
+    return 0;
+  }
+  if (s.ref_path.empty() || s.dist_path.empty())
+    throw ev::Error("both -r/--reference and -d/--distorted are required");
+  if (s.ref_path == "-" && s.dist_path == "-")
+    throw ev::Error("only one of -r and -d can read standard input (\"-\")");
+  if (!s.models.empty())
+    throw ev::Error(fmt::format("-m/--model {}: VMAF models are not available in this version yet; "
+                                "use --feature", s.models.front()));
+
+  ev::OutputFormat out_fmt = ev::OutputFormat::xml;  // libvmaf's default
+  if (int(s.json) + int(s.xml) + int(s.csv) + int(s.sub) > 1)
+    throw ev::Error("choose one of --json, --xml, --csv, --sub");
+  if (s.json) out_fmt = ev::OutputFormat::json;
+  if (s.csv) out_fmt = ev::OutputFormat::csv;
+  if (s.sub) out_fmt = ev::OutputFormat::sub;
+  const ev::NumberFormat nf = ev::NumberFormat::parse(s.precision);
+
+  ev::RunOptions opts;
+  if (s.backend == "cpu") opts.backend = ev::Backend::cpu;
+  else if (s.backend == "auto") opts.backend = ev::Backend::cpu;  // no GPU feature yet: auto means cpu
+  else if (s.backend == "cuda")
+    throw ev::Error("--backend cuda: none of the requested features has a CUDA implementation in this version "
+                    "(use --backend cpu or auto)");
+  else throw ev::Error(fmt::format("--backend {}: expected cpu, cuda or auto", s.backend));
+
+  std::vector<ev::FeatureRequest> features;
+  for (const auto& f : s.features) features.push_back(ev::parse_feature_request(f));
+  if (features.empty())
+    throw ev::Error("no feature requested: add --feature NAME (see --list-features)");
+
+  // Open the output first so a bad path fails before any work.
+  std::FILE* out = stdout;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_file(nullptr, &std::fclose);
+  if (!s.output.empty() && s.output != "-") {
+    out_file.reset(std::fopen(s.output.c_str(), "w"));
+    if (!out_file) throw ev::Error(fmt::format("{}: cannot write output file: {}", s.output, std::strerror(errno)));
+    out = out_file.get();
+  }
+
+  ev::set_input_warning_handler(
+      [](const std::string& w) { std::fprintf(stderr, "\rexactvmaf: warning: %s\033[K\n", w.c_str()); });
+  const auto raw = raw_params(s);
+  auto ref = ev::open_video(s.ref_path, raw);
+  auto dist = ev::open_video(s.dist_path, raw);
+
+  const bool tty = isatty(fileno(stderr)) && !s.quiet;
+  opts.threads = s.threads;
+  opts.subsample = s.subsample;
+  opts.read_ahead = s.read_ahead;
+  opts.frame_cnt = s.frame_cnt;
+  opts.frame_skip_ref = s.skip_ref;
+  opts.frame_skip_dist = s.skip_dist;
+  opts.on_warning = [](const std::string& w) { std::fprintf(stderr, "\rexactvmaf: warning: %s\033[K\n", w.c_str()); };
+  double last_print = -1;
+  if (tty) {
+    opts.on_progress = [&](const ev::Progress& p) {
+      if (p.seconds - last_print < 0.1 && p.frames_done != p.frames_total) return;
+      last_print = p.seconds;
+      const double fps = p.seconds > 0 ? static_cast<double>(p.frames_done) / p.seconds : 0;
+      std::string line = fmt::format("\r{} frames  {:.1f} fps", p.frames_done, fps);
+      if (p.frames_total && fps > 0)
+        line += fmt::format("  {}/{}  ETA {}", p.frames_done, p.frames_total,
+                            clock_text(static_cast<double>(p.frames_total - p.frames_done) / fps));
+      std::fprintf(stderr, "%s\033[K", line.c_str());
+      std::fflush(stderr);
+    };
+  }
+
+  ev::RunResult result = ev::run(*ref, *dist, std::move(features), opts);
+  if (tty) std::fprintf(stderr, "\n");
+  if (result.frames == 0) throw ev::Error(fmt::format("{}: no frames to score", s.ref_path));
+
+  ev::OutputMeta meta;
+  meta.version = ev::version();
+  meta.subsample = s.subsample;
+  meta.width = result.format.width;
+  meta.height = result.format.height;
+  if (!ev::write_report(out, out_fmt, result, meta, nf) || std::fflush(out) != 0 ||
+      (out_file && std::fclose(out_file.release()) != 0))
+    throw ev::Error(fmt::format("{}: write failed: {}", s.output.empty() ? "stdout" : s.output, std::strerror(errno)));
+
+  if (!s.quiet) {
+    std::fprintf(stderr, "exactvmaf %s (numerics %s): %llu frames of %s, %u threads, %.1f fps\n", ev::version(),
+                 ev::kNumerics, static_cast<unsigned long long>(result.frames), result.format.describe().c_str(),
+                 result.threads, result.fps);
+    const auto last = result.frames - 1;
+    for (std::size_t id = 0; id < result.scores.metric_count(); ++id) {
+      const auto mean = result.scores.pooled(id, ev::PoolMethod::mean, 0, last, s.subsample);
+      if (mean) std::fprintf(stderr, "  %s: %f\n", result.scores.metric_name(id).c_str(), *mean);
+    }
+    for (const auto& [name, v] : result.scores.aggregates()) std::fprintf(stderr, "  %s: %f\n", name.c_str(), v);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  CLI::App app{"exactvmaf: VMAF and its features, with the same bits on every backend (numerics R1)", "exactvmaf"};
+  app.set_help_flag("--help", "print this help and exit");  // -h is the height, as in libvmaf
+  app.add_option("-r,--reference", s.ref_path, "reference video: .y4m, raw .yuv, or - for y4m on stdin");
+  app.add_option("-d,--distorted", s.dist_path, "distorted video: .y4m, raw .yuv, or - for y4m on stdin");
+  app.add_option("-w,--width", s.width, "width (raw input)");
+  app.add_option("-h,--height", s.height, "height (raw input)");
+  app.add_option("-p,--pixel_format", s.pix_fmt, "pixel format of raw input: 420, 422 or 444");
+  app.add_option("-b,--bitdepth", s.bitdepth, "bit depth of raw input: 8, 10, 12 or 16");
+  app.add_option("--feature", s.features, "feature to compute: NAME or NAME=opt=val:opt=val (repeatable)");
+  app.add_option("-m,--model", s.models, "VMAF model: version=NAME or path=FILE (not available yet)");
+  app.add_option("--threads", s.threads, "worker threads (default 0: one per hardware thread)");
+  app.add_option("--read_ahead", s.read_ahead, "frames read ahead per input (default 0: chosen from --threads)");
+  app.add_option("--subsample", s.subsample, "output and pool every N-th frame")->check(CLI::PositiveNumber);
+  app.add_option("--frame_cnt", s.frame_cnt, "score at most N frames (0: all)");
+  app.add_option("--frame_skip_ref", s.skip_ref, "skip the first N frames of the reference");
+  app.add_option("--frame_skip_dist", s.skip_dist, "skip the first N frames of the distorted");
+  app.add_option("-o,--output", s.output, "output file (default: standard output)");
+  app.add_flag("--xml", s.xml, "XML output (default)");
+  app.add_flag("--json", s.json, "JSON output");
+  app.add_flag("--csv", s.csv, "CSV output");
+  app.add_flag("--sub", s.sub, "subtitle output (libvmaf's --sub)");
+  app.add_option("--precision", s.precision, "numbers: legacy (libvmaf's %.6f rule, default), max (%.17g) or N digits");
+  app.add_option("--backend", s.backend, "cpu, cuda or auto (default cpu)");
+  app.add_flag("-q,--quiet", s.quiet, "no progress line and no summary on stderr");
+  app.add_flag("-n,--no_prediction", s.no_prediction, "features only, no VMAF prediction (accepted for libvmaf compatibility)");
+  app.add_flag("--list-features", s.list_features, "list features and their options, then exit");
+  app.add_flag_callback("-v,--version", [] {
+    std::printf("exactvmaf %s (numerics %s)\n", ev::version(), ev::kNumerics);
+    std::exit(0);
+  }, "print the version and exit");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "exactvmaf: error: %s (see --help)\n", e.what());
+    return 2;
+  }
+  try {
+    return run_cli(s);
+  } catch (const ev::Error& e) {
+    std::fprintf(stderr, "exactvmaf: error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "exactvmaf: error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "exactvmaf: error: %s\n", e.what());
+    return 1;
+  }
+}
