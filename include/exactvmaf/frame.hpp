@@ -40,7 +40,7 @@ class FrameBuffer {
   std::ptrdiff_t stride_[3] = {0, 0, 0};
 };
 
-// A fixed set of FrameBuffers. acquire() blocks until one is free; the
+// At most `count` FrameBuffers, made on first need. acquire() blocks until one is free; the
 // returned shared_ptr gives the buffer back when its last holder lets go.
 class FramePool : public std::enable_shared_from_this<FramePool> {
  public:
@@ -48,13 +48,15 @@ class FramePool : public std::enable_shared_from_this<FramePool> {
   std::shared_ptr<FrameBuffer> acquire();
   // Returns nullptr instead of blocking once cancel() was called.
   void cancel();
-  std::size_t capacity() const { return all_.size(); }
+  std::size_t capacity() const { return capacity_; }
 
  private:
   FramePool() = default;
   void give_back(FrameBuffer* fb);
   std::mutex mutex_;
   std::condition_variable cv_;
+  VideoFormat format_;
+  std::size_t capacity_ = 0;
   std::vector<std::unique_ptr<FrameBuffer>> all_;
   std::vector<FrameBuffer*> free_;
   bool cancelled_ = false;

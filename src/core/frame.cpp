@@ -1,5 +1,7 @@
 #include "exactvmaf/frame.hpp"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -25,12 +27,29 @@ FrameBuffer::FrameBuffer(const VideoFormat& fmt) : format_(fmt) {
     total += round_up(stride * fmt.plane_height(p), kFrameAlignment);
   }
   total += kFrameAlignment;  // slack for vector reads past the last row
-  void* mem = std::aligned_alloc(kFrameAlignment, round_up(total, kFrameAlignment));
+  // Large frames sit on transparent huge pages: a 4K frame then costs a few
+  // page faults instead of thousands when it is first filled.
+  constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  const bool huge = total >= kHugePage;
+  const std::size_t align = huge ? kHugePage : kFrameAlignment;
+  const std::size_t bytes = round_up(total, align);
+  void* mem = std::aligned_alloc(align, bytes);
   if (!mem) throw Error("out of memory allocating a " + fmt.describe() + " frame buffer");
+#if defined(MADV_HUGEPAGE)
+  if (huge) (void)madvise(mem, bytes, MADV_HUGEPAGE);  // a hint; failure is harmless
+#endif
   storage_.reset(static_cast<std::uint8_t*>(mem));
   for (unsigned p = 0; p < fmt.planes(); ++p) planes_[p] = storage_.get() + offsets[p];
-  // Padding is zeroed once so vector reads past a row see defined bytes.
-  std::memset(storage_.get(), 0, round_up(total, kFrameAlignment));
+  // Row padding and the slack are zeroed once so vector reads past a row see
+  // defined bytes; the samples themselves are written by every reader.
+  for (unsigned p = 0; p < fmt.planes(); ++p) {
+    const std::size_t row = row_bytes(p), stride = static_cast<std::size_t>(stride_[p]);
+    if (stride > row)
+      for (unsigned y = 0; y < fmt.plane_height(p); ++y) std::memset(planes_[p] + y * stride + row, 0, stride - row);
+    const std::size_t plane_end = offsets[p] + stride * fmt.plane_height(p);
+    const std::size_t next = p + 1 < fmt.planes() ? offsets[p + 1] : bytes;
+    std::memset(storage_.get() + plane_end, 0, next - plane_end);
+  }
 }
 
 PictureView FrameBuffer::view() const {
@@ -45,16 +64,20 @@ PictureView FrameBuffer::view() const {
 
 std::shared_ptr<FramePool> FramePool::create(const VideoFormat& fmt, std::size_t count) {
   std::shared_ptr<FramePool> pool(new FramePool());
+  pool->format_ = fmt;
+  pool->capacity_ = count;
   pool->all_.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    pool->all_.push_back(std::make_unique<FrameBuffer>(fmt));
-    pool->free_.push_back(pool->all_.back().get());
-  }
   return pool;
 }
 
 std::shared_ptr<FrameBuffer> FramePool::acquire() {
   std::unique_lock lock(mutex_);
+  // Buffers are made on first need, up to the capacity: a consumer that keeps
+  // up touches few of them, and the most recently used (warm) ones return first.
+  if (free_.empty() && !cancelled_ && all_.size() < capacity_) {
+    all_.push_back(std::make_unique<FrameBuffer>(format_));
+    free_.push_back(all_.back().get());
+  }
   cv_.wait(lock, [&] { return cancelled_ || !free_.empty(); });
   if (cancelled_) return nullptr;
   FrameBuffer* fb = free_.back();

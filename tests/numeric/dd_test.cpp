@@ -9,6 +9,7 @@
 
 #include "dd_test_support.hpp"
 #include "numeric/cr_round.hpp"
+#include "numeric/cr_tables.hpp"
 #include "numeric/dd.hpp"
 
 namespace exactvmaf::dd {
@@ -176,6 +177,58 @@ TEST(CrRound, NeverDecidesWronglyNearMidpoints) {
   EXPECT_GT(decided, 0);
   EXPECT_GT(undecided, 0);
   mpfr_clears(v, lo_end, hi_end, static_cast<mpfr_ptr>(nullptr));
+}
+
+// The generated tables of cr_tables.hpp against MPFR (each dd within
+// 2^-106 relative; constants; the 30-bit first part of ln2/4096).
+TEST(CrTables, MatchMpfr) {
+  using namespace rmath::detail;
+  mpfr_t v, ln2;
+  mpfr_inits2(400, v, ln2, static_cast<mpfr_ptr>(nullptr));
+  mpfr_const_log2(ln2, MPFR_RNDN);
+  const double bound = 0x1p-106;
+  for (int i = 0; i < 256; ++i) {
+    const LogEntry& e = kLogTableHost[i];
+    if (i == 0) EXPECT_EQ(e.r, 1.0);
+    if (i == 255) EXPECT_EQ(e.r, 0.5);
+    // m r - 1 stays within 2^-8 over the bucket [1 + i/256, 1 + (i+1)/256).
+    EXPECT_LE(std::fabs((1.0 + i / 256.0) * e.r - 1.0), 0x1p-8) << i;
+    EXPECT_LE(std::fabs((1.0 + (i + 1) / 256.0) * e.r - 1.0), 0x1p-8) << i;
+    mpfr_set_d(v, i >= 106 ? 2.0 * e.r : e.r, MPFR_RNDN);
+    mpfr_log(v, v, MPFR_RNDN);
+    mpfr_neg(v, v, MPFR_RNDN);
+    if (i == 0 || i == 255) {
+      EXPECT_TRUE(mpfr_zero_p(v));
+      EXPECT_EQ(e.lhi, 0.0);
+    } else {
+      EXPECT_LE(rel_err(DD{e.lhi, e.llo}, v), bound) << i;
+    }
+  }
+  for (int j = 0; j < 64; ++j) {
+    mpfr_set_si(v, j, MPFR_RNDN);
+    mpfr_div_si(v, v, 64, MPFR_RNDN);
+    mpfr_ui_pow(v, 2, v, MPFR_RNDN);
+    EXPECT_LE(rel_err(DD{kExp2Table1Host[j].hi, kExp2Table1Host[j].lo}, v), bound) << j;
+    mpfr_set_si(v, j, MPFR_RNDN);
+    mpfr_div_si(v, v, 4096, MPFR_RNDN);
+    mpfr_ui_pow(v, 2, v, MPFR_RNDN);
+    EXPECT_LE(rel_err(DD{kExp2Table2Host[j].hi, kExp2Table2Host[j].lo}, v), bound) << j;
+  }
+  EXPECT_LE(rel_err(DD{kLn2Hi, kLn2Lo}, ln2), bound);
+  mpfr_ui_div(v, 1, ln2, MPFR_RNDN);
+  EXPECT_LE(rel_err(DD{kInvLn2Hi, kInvLn2Lo}, v), bound);
+  mpfr_set_ui(v, 10, MPFR_RNDN);
+  mpfr_log(v, v, MPFR_RNDN);
+  mpfr_ui_div(v, 1, v, MPFR_RNDN);
+  EXPECT_LE(rel_err(DD{kInvLn10Hi, kInvLn10Lo}, v), bound);
+  // ln2/4096 = A + B + C to 2^-155, A with at most 30 significant bits.
+  mpfr_div_2ui(v, ln2, 12, MPFR_RNDN);
+  mpfr_sub_d(v, v, kLn2Over4096A, MPFR_RNDN);
+  mpfr_sub_d(v, v, kLn2Over4096B, MPFR_RNDN);
+  mpfr_sub_d(v, v, kLn2Over4096C, MPFR_RNDN);
+  EXPECT_LE(std::fabs(mpfr_get_d(v, MPFR_RNDN)), 0x1p-155);
+  EXPECT_EQ(dd::bits_of(kLn2Over4096A) & ((std::uint64_t{1} << 23) - 1), 0u);
+  mpfr_clears(v, ln2, static_cast<mpfr_ptr>(nullptr));
 }
 
 }  // namespace

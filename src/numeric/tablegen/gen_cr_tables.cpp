@@ -68,7 +68,7 @@ int main() {
     const double c2 = mpfr_get_d(v, MPFR_RNDN);
     mpfr_sub_d(v, v, c2, MPFR_RNDN);
     const double c3 = mpfr_get_d(v, MPFR_RNDN);
-    std::printf("// ln2/4096 = kLn2Over4096A + B + C (|error| < 2^-160); A has 30 bits.\n");
+    std::printf("// ln2/4096 = kLn2Over4096A + B + C (|error| < 2^-155); A has 30 bits.\n");
     std::printf("inline constexpr double kLn2Over4096A = %a;\ninline constexpr double kLn2Over4096B = %a;\n"
                 "inline constexpr double kLn2Over4096C = %a;\n", c1, c2, c3);
     mpfr_set_ui(v, 4096, MPFR_RNDN);
