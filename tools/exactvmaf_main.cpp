@@ -101,9 +101,12 @@ int run_cli(const Settings& s) {
   ev::RunOptions opts;
   if (s.backend == "cpu") opts.backend = ev::Backend::cpu;
   else if (s.backend == "auto") opts.backend = ev::Backend::cpu;  // no GPU feature yet: auto means cpu
-  else if (s.backend == "cuda")
+  else if (s.backend == "cuda") {
+    const ev::CudaStatus cs = ev::cuda_status();
+    if (cs.devices.empty()) throw ev::Error("--backend cuda: " + cs.problem + " (use --backend cpu or auto)");
     throw ev::Error("--backend cuda: none of the requested features has a CUDA implementation in this version "
                     "(use --backend cpu or auto)");
+  }
   else throw ev::Error(fmt::format("--backend {}: expected cpu, cuda or auto", s.backend));
 
   std::vector<ev::FeatureRequest> features;

@@ -1,5 +1,6 @@
 // exactvmaf: VMAF and its features with the same bits on every backend.
 #pragma once
+#include "exactvmaf/cuda.hpp"
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/feature.hpp"
 #include "exactvmaf/format.hpp"

@@ -31,7 +31,8 @@
 //    u = (num - c den) / (den + c num) in double-double, atan(t) =
 //    atan(c) + atan(u) (table + odd series to u^13), then pi/2 - . and
 //    pi - . for the octant; error <= |y| 2^-98, test uses |y| 2^-92.
-//    Results below 2^-900 in magnitude (|y/x| tiny with x > 0): slow path.
+//    |x/y| > 2^950 with x > 0 (a result below 2^-949, maybe subnormal):
+//    slow path.
 #pragma once
 
 #include <cstdint>
@@ -107,20 +108,31 @@ EXACTVMAF_HD_INLINE DD sin_or_cos_reduced(DD r, bool cosine) {
   const DD z = dd::sqr(b);
   const double zh = z.hi;
 
+  // For i == 0 only one of the two series is needed (sin r = sin b,
+  // cos r = 1 + (cos b - 1)); the skipped one would not change the result.
+  const bool need_sin = i != 0 || !cosine;
+  const bool need_cos = i != 0 || cosine;
+
   // sin b = b + b z (S3 + z (S5 + z (S7 + z (S9 + z S11)))); |b| <= 2^-7 (1+):
   // truncation b^13/13! < 2^-116 |b|; the double-precision tail contributes
   // <= 2^-54 |b| and carries a relative error < 2^-50.
-  const double sin_tail = kSinS7 + zh * (kSinS9 + zh * kSinS11);
-  DD ps = dd::add(DD{kSinS5_hi, kSinS5_lo}, zh * sin_tail);
-  ps = dd::add(DD{kSinS3_hi, kSinS3_lo}, dd::mul(z, ps));
-  const DD sin_b = dd::add(b, dd::mul(b, dd::mul(z, ps)));
+  DD sin_b{0.0, 0.0};
+  if (need_sin) {
+    const double sin_tail = kSinS7 + zh * (kSinS9 + zh * kSinS11);
+    DD ps = dd::add(DD{kSinS5_hi, kSinS5_lo}, zh * sin_tail);
+    ps = dd::add(DD{kSinS3_hi, kSinS3_lo}, dd::mul(z, ps));
+    sin_b = dd::add(b, dd::mul(b, dd::mul(z, ps)));
+  }
 
   // cos b - 1 = z (-1/2 + z (C4 + z (C6 + z (C8 + z C10)))); truncation
   // z^6/12! < 2^-112.
-  const double cos_tail = kCosC6 + zh * (kCosC8 + zh * kCosC10);
-  DD pc = dd::add(DD{kCosC4_hi, kCosC4_lo}, zh * cos_tail);
-  pc = dd::add(DD{-0.5, 0.0}, dd::mul(z, pc));
-  const DD cos_b_minus_1 = dd::mul(z, pc);
+  DD cos_b_minus_1{0.0, 0.0};
+  if (need_cos) {
+    const double cos_tail = kCosC6 + zh * (kCosC8 + zh * kCosC10);
+    DD pc = dd::add(DD{kCosC4_hi, kCosC4_lo}, zh * cos_tail);
+    pc = dd::add(DD{-0.5, 0.0}, dd::mul(z, pc));
+    cos_b_minus_1 = dd::mul(z, pc);
+  }
 
   DD result;
   if (i == 0) {

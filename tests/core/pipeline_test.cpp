@@ -156,7 +156,9 @@ TEST(Pipeline, FrameCountSkipsAndSubsample) {
   for (std::uint64_t i = 0; i < 6; ++i) {
     // probe is not an every-frame feature: subsample leaves odd frames out.
     ASSERT_EQ(r.scores.written(0, i), i % 2 == 0) << i;
-    if (i % 2 == 0) EXPECT_EQ(*r.scores.get(0, i), ramp(i + 3, 0, 0, 0));
+    if (i % 2 == 0) {
+      EXPECT_EQ(*r.scores.get(0, i), ramp(i + 3, 0, 0, 0));
+    }
   }
 }
 

@@ -65,3 +65,28 @@ TEST(FeatureRequest, RejectsBadRequestsWithOneLineNamingTheProblem) {
 
 }  // namespace
 }  // namespace exactvmaf::test
+
+namespace exactvmaf::test {
+namespace {
+
+TEST(CudaStatus, SaysWhyNoDeviceIsUsableOrListsDevices) {
+  const CudaStatus s = cuda_status();
+  if (!s.built) {
+    EXPECT_TRUE(s.devices.empty());
+    EXPECT_NE(s.problem.find("no CUDA backend"), std::string::npos) << s.problem;
+    return;
+  }
+  if (s.devices.empty()) {
+    EXPECT_FALSE(s.problem.empty());
+    EXPECT_EQ(s.problem.find('\n'), std::string::npos);
+    GTEST_SKIP() << "no CUDA device: " << s.problem;
+  }
+  for (const auto& d : s.devices) {
+    EXPECT_FALSE(d.name.empty());
+    EXPECT_GE(d.cc_major, 3);
+    EXPECT_GT(d.memory_bytes, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace exactvmaf::test

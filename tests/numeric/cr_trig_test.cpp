@@ -3,6 +3,8 @@
 // error bound of the double-double evaluation, the generated tables.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <vector>
 #include <limits>
@@ -200,6 +202,88 @@ TEST(CrTrig, Atan2TinyAndExtremeRatios) {
       }
     }
   }
+}
+
+// Of 2*10^5 candidates per function, the 200 whose exact value lies
+// closest to a rounding boundary (about 2^-18 ulp): the fast path must be
+// right whenever it decides, the full function always.
+TEST(CrTrig, ArgumentsNearRoundingBoundaries) {
+  struct Candidate {
+    double dist, a, b;
+  };
+  auto run = [](TrigFn fn, auto gen, const char* name) {
+    SplitMix64 rng(fn == TrigFn::kSin ? 21 : fn == TrigFn::kCos ? 22 : 23);
+    std::vector<Candidate> c;
+    for (int i = 0; i < 200000; ++i) {
+      double a = 0.0, b = 0.0;
+      gen(rng, &a, &b);
+      c.push_back({trig_midpoint_distance(fn, a, b), a, b});
+    }
+    std::partial_sort(c.begin(), c.begin() + 200, c.end(),
+                      [](const Candidate& x, const Candidate& y) { return x.dist < y.dist; });
+    int undecided = 0;
+    for (int i = 0; i < 200; ++i) {
+      const double want = trig_oracle(fn, c[i].a, c[i].b);
+      double fast = 0.0;
+      bool decided = false;
+      double full = 0.0;
+      switch (fn) {
+        case TrigFn::kSin: decided = cr_sin_fast(c[i].a, &fast); full = cr_sin(c[i].a); break;
+        case TrigFn::kCos: decided = cr_cos_fast(c[i].a, &fast); full = cr_cos(c[i].a); break;
+        case TrigFn::kAtan2: decided = cr_atan2_fast(c[i].a, c[i].b, &fast); full = cr_atan2(c[i].a, c[i].b); break;
+      }
+      if (decided) {
+        EXPECT_EQ(bits64(fast), bits64(want)) << name << "(" << c[i].a << ", " << c[i].b << ")";
+      } else {
+        ++undecided;
+      }
+      EXPECT_EQ(bits64(full), bits64(want)) << name << "(" << c[i].a << ", " << c[i].b << ")";
+    }
+    std::printf("%s: closest of 2e5 to a midpoint: %.3g ulp; 200th: %.3g ulp; undecided %d of 200\n",
+                name, c[0].dist, c[199].dist, undecided);
+  };
+  run(TrigFn::kSin, [](SplitMix64& r, double* a, double*) { *a = trig_arg(TrigRange::kModerate, r); }, "sin");
+  run(TrigFn::kCos, [](SplitMix64& r, double* a, double*) { *a = trig_arg(TrigRange::kCiedeCos, r); }, "cos");
+  run(TrigFn::kAtan2, [](SplitMix64& r, double* a, double* b) { atan2_args(Atan2Range::kCiedeLab, r, a, b); },
+      "atan2");
+}
+
+// Arguments whose result is within about 2^-50 ulp of a midpoint (see
+// solve_for_midpoint): the fast path must leave them undecided (its bound is
+// 2^-41 ulp) and the host function must still round them correctly.
+TEST(CrTrig, ConstructedHardCasesInTheFastRange) {
+  int undecided = 0, total = 0;
+  for (const TrigHardCase& c : trig_constructed_hard_cases()) {
+    const double x0 = solve_for_midpoint(c.fn, c.target_ulps, c.ulp_exp);
+    for (int step = -1; step <= 1; ++step) {
+      for (double x : {step_ulps(x0, step), -step_ulps(x0, step)}) {
+        const double dist = trig_midpoint_distance(c.fn, x, 1.0);
+        double want = trig_oracle(c.fn, x, 1.0), fast = 0.0, full = 0.0;
+        bool decided = false;
+        if (c.fn == TrigFn::kSin) {
+          decided = cr_sin_fast(x, &fast);
+          full = cr_sin(x);
+        } else if (c.fn == TrigFn::kCos) {
+          decided = cr_cos_fast(x, &fast);
+          full = cr_cos(x);
+        } else {
+          decided = cr_atan2_fast(x, 1.0, &fast);
+          full = cr_atan2(x, 1.0);
+        }
+        ++total;
+        if (!decided) ++undecided;
+        if (step == 0) {
+          EXPECT_LT(dist, 0x1p-45) << x;  // the construction worked
+          EXPECT_FALSE(decided) << x;     // and the bound refuses to decide
+        }
+        if (decided) {
+          EXPECT_EQ(bits64(fast), bits64(want)) << x;
+        }
+        EXPECT_EQ(bits64(full), bits64(want)) << x;
+      }
+    }
+  }
+  std::printf("constructed hard cases: %d arguments, %d undecided by the fast path\n", total, undecided);
 }
 
 TEST(CrTrig, TablesMatchGenerator) {

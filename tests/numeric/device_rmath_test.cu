@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cr_trig_args.hpp"
+#include "cr_trig_oracle.hpp"
 #include "device_test_util.cuh"
 #include "numeric/cr_exp.hpp"
 #include "numeric/cr_log.hpp"
@@ -238,7 +239,9 @@ TEST(DeviceRmath, FloatFunctions) {
 
 // The undecided queue: a kernel pushes the indices its fast path left
 // undecided; they are exactly the host's undecided indices. Arguments
-// include huge ones (|x| > 2^22, always undecided) and tiny atan2 ratios.
+// include huge ones (|x| > 2^22, always undecided), tiny atan2 ratios and
+// the constructed near-midpoint cases of the fast range (cr_trig_oracle.hpp)
+// placed at every 997th index.
 __global__ void sin_atan2_queue_kernel(const double* x, std::size_t n, double* out,
                                        exactvmaf::rmath::device::UndecidedQueue queue) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -259,6 +262,16 @@ TEST(DeviceRmath, UndecidedQueueMatchesHost) {
   for (std::size_t i = 0; i < kN; ++i) {
     x[i] = (i % 7 == 0) ? rng.log_uniform(23, 1000) : rng.log_uniform(-40, 20);
   }
+  // sin and atan2(x, 1e300) see the same x; the sin/atan2(x, 1) cases are
+  // undecided for sin (the atan2 ones land on |x/1e300| < 2^-950: slow path).
+  std::vector<double> hard;
+  for (const auto& c : exactvmaf::test::trig_constructed_hard_cases()) {
+    if (c.fn != exactvmaf::test::TrigFn::kSin) continue;
+    const double x0 = exactvmaf::test::solve_for_midpoint(c.fn, c.target_ulps, c.ulp_exp);
+    hard.push_back(x0);
+    hard.push_back(-x0);
+  }
+  for (std::size_t k = 0; k < hard.size() && k * 997 < kN; ++k) x[k * 997] = hard[k];
   std::vector<unsigned long long> want;
   for (std::size_t i = 0; i < kN; ++i) {
     double r;
@@ -280,6 +293,10 @@ TEST(DeviceRmath, UndecidedQueueMatchesHost) {
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, want);
   std::printf("undecided queue: %u of %zu calls\n", count, 2 * kN);
+  // The constructed cases really were undecided on the device.
+  for (std::size_t k = 0; k < hard.size() && k * 997 < kN; ++k) {
+    EXPECT_TRUE(std::binary_search(got.begin(), got.end(), 2ull * (k * 997))) << hard[k];
+  }
 }
 
 }  // namespace
