@@ -164,6 +164,20 @@ EXACTVMAF_HD_INLINE bool cr_powf_fast(float x, float y, float* out) {
     *out = static_cast<float>(xd * xd);
     return true;
   }
+  // x^3 and x^4 are exact as a dd (x*x is exact in double; one exact
+  // two_prod / two_sqr more), so they are rounded exactly, midpoints
+  // included (ADM's default p_norm is 3; x^3 of a float with <= 9
+  // significant bits can be a float midpoint).
+  if (yd == 3.0) {
+    const dd::DD c = dd::two_prod(xd * xd, xd);
+    *out = detail::round_exact_to_float(c.hi, c.lo);
+    return true;
+  }
+  if (yd == 4.0) {
+    const dd::DD c = dd::two_sqr(xd * xd);
+    *out = detail::round_exact_to_float(c.hi, c.lo);
+    return true;
+  }
   const double ax = xd < 0.0 ? -xd : xd;
   const float inf = dd::float_from_bits(0x7f800000U);
   const dd::DD l = detail::log_dd(ax);

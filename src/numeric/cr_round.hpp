@@ -128,6 +128,30 @@ EXACTVMAF_HD_INLINE bool is_float_midpoint(double d) {
   return a == (fd + static_cast<double>(g)) * 0.5;
 }
 
+// Nearest float to V = hi + lo exactly (a normalised dd, no error term):
+// RN_float(hi) unless hi is itself a float midpoint, in which case lo's sign
+// picks the side and lo == 0 is a true tie (to even, as the conversion does).
+// Why: a float midpoint strictly between V and hi = RN_double(V) would be a
+// double nearer to V than hi.
+EXACTVMAF_HD_INLINE float round_exact_to_float(double hi, double lo) {
+  if (lo == 0.0 || !is_float_midpoint(hi)) return static_cast<float>(hi);
+  const bool neg = hi < 0.0;
+  const double a = neg ? -hi : hi;
+  const bool away = neg ? lo < 0.0 : lo > 0.0;  // towards larger magnitude
+  const float even = static_cast<float>(a);
+  const std::uint32_t eb = dd::bits_of(even);
+  float lower, upper;
+  if (static_cast<double>(even) < a) {
+    lower = even;
+    upper = dd::float_from_bits(eb + 1U);
+  } else {
+    upper = even;
+    lower = dd::float_from_bits(eb - 1U);
+  }
+  const float r = away ? upper : lower;
+  return neg ? -r : r;
+}
+
 // Nearest float to V = (hi + lo) * 2^k, hi > 0 in [2^-4, 2^4],
 // |V - (hi + lo) 2^k| <= err_rel * hi * 2^k, 2^-104 <= err_rel <= 2^-60,
 // -1000 <= k <= 1000. Rounds the two ends of the interval to double and

@@ -85,13 +85,35 @@ TEST(CrPow, ExactMidpointsGoToTheSlowPath) {
   EXPECT_FALSE(cr_pow_fast(262143.0, 3.0, &r));
   EXPECT_TRUE(same_bits(cr_pow(262143.0, 3.0), mpfr_eval_d(MpfrFn::kPow, 262143.0, 3.0)));
   EXPECT_EQ(cr_pow(262143.0, 3.0), 18014192351838208.0);  // ties to even
-  // Float: 321^3 and 11^7 have 25 bits, the last one set.
+  // Float: 321^3 and 11^7 have 25 bits, the last one set. x^3 and x^4 are
+  // computed exactly, so their midpoints are decided (to even) by the fast
+  // path; x^7 goes to MPFR.
   float f;
-  EXPECT_FALSE(cr_powf_fast(321.0f, 3.0f, &f));
-  EXPECT_TRUE(same_bits(cr_powf(321.0f, 3.0f), mpfr_eval_f(MpfrFn::kPow, 321.0f, 3.0f)));
+  EXPECT_TRUE(cr_powf_fast(321.0f, 3.0f, &f));
+  EXPECT_TRUE(same_bits(f, mpfr_eval_f(MpfrFn::kPow, 321.0f, 3.0f)));
+  EXPECT_EQ(f, 33076160.0f);
   EXPECT_FALSE(cr_powf_fast(11.0f, 7.0f, &f));
   EXPECT_TRUE(same_bits(cr_powf(11.0f, 7.0f), mpfr_eval_f(MpfrFn::kPow, 11.0f, 7.0f)));
   EXPECT_EQ(cr_powf(11.0f, 7.0f), 19487172.0f);  // 19487171 ties to even
+}
+
+TEST(CrPowf, CubesAndFourthPowersOfShortFloatsAreExact) {
+  // Every float with at most 12 significant bits in [2^-60, 2^40) and its
+  // negative, cubed and raised to the 4th: many results are float
+  // midpoints; all must be decided and right (ties to even).
+  Tally t;
+  for (int e = -60; e < 40; e += 3) {
+    for (int m = 2048; m < 4096; ++m) {
+      const float x = std::ldexp(static_cast<float>(m), e - 11);
+      for (float y : {3.0f, 4.0f}) {
+        check_f(t, MpfrFn::kPow, powf_fast, powf_host, x, y);
+        check_f(t, MpfrFn::kPow, powf_fast, powf_host, -x, y);
+      }
+    }
+  }
+  EXPECT_EQ(t.wrong_fast, 0) << t.first_failure;
+  EXPECT_EQ(t.wrong_host, 0) << t.first_failure;
+  EXPECT_EQ(t.undecided, 0);
 }
 
 TEST(CrPow, PublishedWorstCases) {
