@@ -36,6 +36,11 @@ class VideoReader {
   virtual bool skip_frame() = 0;
   // Frames returned so far (read or skipped).
   virtual std::uint64_t frames_read() const = 0;
+  // Raw regular files: frame `index` (counted from where the reader was
+  // opened, skipped frames included) can be read from several threads at
+  // once, independently of read_frame(). Throws Error like read_frame().
+  virtual bool random_access() const { return false; }
+  virtual void read_frame_at(std::uint64_t index, FrameBuffer& dst) const;
 };
 
 struct RawParams {

@@ -23,25 +23,45 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Reads frames of one input into its pool on its own thread.
+// Reads frames of one input into its pool ahead of use: one thread reading
+// in order, or, for inputs readable by frame index (raw regular files),
+// several threads reading different frames at once, handed out in order.
 class InputStream {
  public:
-  InputStream(VideoReader& reader, std::shared_ptr<FramePool> pool, std::uint64_t limit)
-      : reader_(reader), pool_(std::move(pool)), limit_(limit) {}
+  InputStream(VideoReader& reader, std::shared_ptr<FramePool> pool, std::uint64_t skipped, std::uint64_t limit,
+              unsigned parallel_readers)
+      : reader_(reader), pool_(std::move(pool)), skipped_(skipped), limit_(limit) {
+    if (parallel_readers > 1 && reader.random_access() && reader.info().frame_count) {
+      readers_ = parallel_readers;
+      const std::uint64_t count = *reader.info().frame_count;
+      total_ = count > skipped ? count - skipped : 0;
+      if (limit_) total_ = std::min(total_, limit_);
+    }
+  }
   ~InputStream() { stop(); }
 
-  void start() { thread_ = std::thread([this] { loop(); }); }
+  void start() {
+    if (readers_ == 0) {
+      threads_.emplace_back([this] { loop_sequential(); });
+    } else {
+      for (unsigned i = 0; i < readers_; ++i) threads_.emplace_back([this] { loop_parallel(); });
+    }
+  }
   void stop() {
     pool_->cancel();
-    if (thread_.joinable()) thread_.join();
+    for (auto& t : threads_)
+      if (t.joinable()) t.join();
   }
-  // Next frame, or nullptr at the end of the input. Rethrows a read error.
+  // Next frame in order, or nullptr at the end of the input. Rethrows a read
+  // error once the frames before it are taken.
   std::shared_ptr<FrameBuffer> pop() {
     std::unique_lock lock(mutex_);
-    cv_.wait(lock, [&] { return !queue_.empty() || done_; });
-    if (!queue_.empty()) {
-      auto b = std::move(queue_.front());
-      queue_.pop_front();
+    cv_.wait(lock, [&] { return ready_.count(next_out_) || finished_ == threads_.size(); });
+    auto it = ready_.find(next_out_);
+    if (it != ready_.end()) {
+      auto b = std::move(it->second);
+      ready_.erase(it);
+      ++next_out_;
       return b;
     }
     if (error_) std::rethrow_exception(error_);
@@ -50,38 +70,74 @@ class InputStream {
   VideoReader& reader() { return reader_; }
 
  private:
-  void loop() {
+  void loop_sequential() {
     FpEnvGuard env;
     try {
       for (std::uint64_t n = 0; limit_ == 0 || n < limit_; ++n) {
         auto buf = pool_->acquire();
         if (!buf) break;
         if (!reader_.read_frame(*buf)) break;
-        {
-          std::lock_guard lock(mutex_);
-          queue_.push_back(std::move(buf));
-        }
-        cv_.notify_one();
+        deliver(n, std::move(buf));
       }
     } catch (...) {
-      std::lock_guard lock(mutex_);
-      error_ = std::current_exception();
+      fail(std::current_exception());
     }
+    finish();
+  }
+  void loop_parallel() {
+    FpEnvGuard env;
+    try {
+      while (true) {
+        // The buffer first, then the index: whoever holds an index holds a
+        // buffer, so the frame pop() waits for is always being read.
+        auto buf = pool_->acquire();
+        if (!buf) break;
+        std::uint64_t index;
+        {
+          std::lock_guard lock(mutex_);
+          if (failed_ || next_in_ >= total_) break;
+          index = next_in_++;
+        }
+        reader_.read_frame_at(skipped_ + index, *buf);
+        deliver(index, std::move(buf));
+      }
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    finish();
+  }
+  void deliver(std::uint64_t index, std::shared_ptr<FrameBuffer> buf) {
     {
       std::lock_guard lock(mutex_);
-      done_ = true;
+      ready_.emplace(index, std::move(buf));
     }
-    cv_.notify_one();
+    cv_.notify_all();
+  }
+  void fail(std::exception_ptr e) {
+    std::lock_guard lock(mutex_);
+    if (!error_) error_ = e;
+    failed_ = true;
+  }
+  void finish() {
+    {
+      std::lock_guard lock(mutex_);
+      ++finished_;
+    }
+    cv_.notify_all();
   }
 
   VideoReader& reader_;
   std::shared_ptr<FramePool> pool_;
-  std::uint64_t limit_;
-  std::thread thread_;
+  std::uint64_t skipped_, limit_;
+  unsigned readers_ = 0;  // 0: one sequential reader
+  std::uint64_t total_ = 0;
+  std::vector<std::thread> threads_;
   std::mutex mutex_;
   std::condition_variable cv_;
-  std::deque<std::shared_ptr<FrameBuffer>> queue_;
-  bool done_ = false;
+  std::map<std::uint64_t, std::shared_ptr<FrameBuffer>> ready_;
+  std::uint64_t next_in_ = 0, next_out_ = 0;
+  std::size_t finished_ = 0;
+  bool failed_ = false;
   std::exception_ptr error_;
 };
 
@@ -262,7 +318,10 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
   // Frames in flight: one per worker plus two ready, so no worker waits for
   // the commit thread. Few buffers keep the working set in the cache.
   const std::size_t window = static_cast<std::size_t>(threads) + 2;
-  const std::size_t read_ahead = opts.read_ahead ? opts.read_ahead : 2;
+  // Inputs readable by frame index get several reader threads when there
+  // are cores to spare (reading from the page cache scales with threads).
+  const unsigned parallel_readers = std::clamp(threads / 2, 1u, 8u);
+  const std::size_t read_ahead = std::max<std::size_t>(opts.read_ahead ? opts.read_ahead : 2, parallel_readers);
   const std::size_t pool_size = window + history + read_ahead + 1;
 
   const auto t0 = Clock::now();
@@ -274,8 +333,8 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
   const std::uint64_t skipped_ref = skip(ref, opts.frame_skip_ref);
   const std::uint64_t skipped_dist = skip(dist, opts.frame_skip_dist);
 
-  InputStream ref_in(ref, FramePool::create(fmt, pool_size), opts.frame_cnt);
-  InputStream dist_in(dist, FramePool::create(fmt, pool_size), opts.frame_cnt);
+  InputStream ref_in(ref, FramePool::create(fmt, pool_size), skipped_ref, opts.frame_cnt, parallel_readers);
+  InputStream dist_in(dist, FramePool::create(fmt, pool_size), skipped_dist, opts.frame_cnt, parallel_readers);
   ref_in.start();
   dist_in.start();
 

@@ -66,3 +66,9 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
 }
 
 }  // namespace exactvmaf
+
+namespace exactvmaf {
+void VideoReader::read_frame_at(std::uint64_t, FrameBuffer&) const {
+  throw Error(path() + ": this input cannot be read by frame index");
+}
+}  // namespace exactvmaf

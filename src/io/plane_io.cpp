@@ -5,10 +5,27 @@
 
 namespace exactvmaf::io {
 
+namespace {
+// Spreads `rows` packed rows at the start of the plane to their strided
+// places and zeroes the padding. Returns `got`.
+std::size_t spread_rows(std::uint8_t* plane, std::ptrdiff_t stride, std::size_t row_bytes, unsigned rows,
+                        std::size_t got);
+}  // namespace
+
 std::size_t read_packed_plane(InputStream& in, std::uint8_t* plane, std::ptrdiff_t stride, std::size_t row_bytes,
                               unsigned rows) {
+  return spread_rows(plane, stride, row_bytes, rows, in.read(plane, row_bytes * rows));
+}
+
+std::size_t read_packed_plane_at(const InputStream& in, std::uint64_t offset, std::uint8_t* plane,
+                                 std::ptrdiff_t stride, std::size_t row_bytes, unsigned rows) {
+  return spread_rows(plane, stride, row_bytes, rows, in.read_at(plane, row_bytes * rows, offset));
+}
+
+namespace {
+std::size_t spread_rows(std::uint8_t* plane, std::ptrdiff_t stride, std::size_t row_bytes, unsigned rows,
+                        std::size_t got) {
   const std::size_t packed = row_bytes * rows;
-  const std::size_t got = in.read(plane, packed);
   const auto pitch = static_cast<std::size_t>(stride);
   if (got < packed || pitch == row_bytes) return got;
   // The plane holds rows * stride bytes, so the packed rows fit at its start;
@@ -20,6 +37,7 @@ std::size_t read_packed_plane(InputStream& in, std::uint8_t* plane, std::ptrdiff
   }
   return got;
 }
+}  // namespace
 
 void le16_to_host(std::uint8_t* plane, std::ptrdiff_t stride, std::size_t row_bytes, unsigned rows) {
   if constexpr (std::endian::native == std::endian::little) {

@@ -17,6 +17,7 @@ class RawReader final : public VideoReader {
     info_.format = fmt;
     info_.container = "yuv";
     frame_bytes_ = fmt.packed_frame_bytes();
+    if (in_.positional()) base_ = in_.tell();
     if (const auto size = in_.remaining()) {
       info_.frame_count = *size / frame_bytes_;
       const std::uint64_t tail = *size % frame_bytes_;
@@ -47,6 +48,24 @@ class RawReader final : public VideoReader {
     return true;
   }
 
+  bool random_access() const override { return in_.positional() && info_.frame_count.has_value(); }
+
+  void read_frame_at(std::uint64_t index, FrameBuffer& dst) const override {
+    if (!random_access()) VideoReader::read_frame_at(index, dst);
+    if (dst.format() != info_.format)
+      throw Error(fmt::format("{}: frame buffer is {}, the input is {}", path_, dst.format().describe(),
+                              info_.format.describe()));
+    std::uint64_t offset = base_ + index * frame_bytes_;
+    for (unsigned p = 0; p < info_.format.planes(); ++p) {
+      const unsigned rows = info_.format.plane_height(p);
+      const std::size_t n = read_packed_plane_at(in_, offset, dst.plane(p), dst.stride(p), dst.row_bytes(p), rows);
+      if (n < dst.row_bytes(p) * rows)
+        throw Error(fmt::format("{}: frame {} is truncated (the file shrank while it was read)", path_, index));
+      if (info_.format.bitdepth > 8) le16_to_host(dst.plane(p), dst.stride(p), dst.row_bytes(p), rows);
+      offset += dst.row_bytes(p) * rows;
+    }
+  }
+
   bool skip_frame() override {
     if (ended_) return false;
     const std::uint64_t got = in_.skip(frame_bytes_);
@@ -71,6 +90,7 @@ class RawReader final : public VideoReader {
   std::string path_;
   VideoInfo info_;
   std::uint64_t frame_bytes_ = 0;
+  std::uint64_t base_ = 0;  // file offset of frame 0 (positional inputs)
   std::uint64_t frames_ = 0;
   bool ended_ = false;
 };

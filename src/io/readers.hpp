@@ -38,6 +38,9 @@ std::unique_ptr<VideoReader> open_video_with(const std::string& path, const RawO
 // Returns the bytes read (short only at the end of input).
 std::size_t read_packed_plane(InputStream& in, std::uint8_t* plane, std::ptrdiff_t stride, std::size_t row_bytes,
                               unsigned rows);
+// The same from a positional stream at `offset` (thread-safe).
+std::size_t read_packed_plane_at(const InputStream& in, std::uint64_t offset, std::uint8_t* plane,
+                                 std::ptrdiff_t stride, std::size_t row_bytes, unsigned rows);
 
 // Converts little-endian 16-bit samples to the host order (no-op on
 // little-endian hosts).

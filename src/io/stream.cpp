@@ -55,6 +55,26 @@ class FdSource final : public ByteSource {
     return static_cast<std::uint64_t>(st.st_size - pos);
   }
 
+  bool positional() const override { return regular_; }
+  std::uint64_t position() const override {
+    const off_t pos = ::lseek(fd_, 0, SEEK_CUR);
+    return pos < 0 ? 0 : static_cast<std::uint64_t>(pos);
+  }
+  std::size_t read_at(std::uint8_t* dst, std::size_t n, std::uint64_t offset) const override {
+    std::size_t done = 0;
+    while (done < n) {
+      const std::size_t want = std::min<std::size_t>(n - done, std::size_t{1} << 30);
+      const ssize_t r = ::pread(fd_, dst + done, want, static_cast<off_t>(offset + done));
+      if (r == 0) break;
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        throw Error(name_ + ": read error: " + std::strerror(errno));
+      }
+      done += static_cast<std::size_t>(r);
+    }
+    return done;
+  }
+
   std::uint64_t skip(std::uint64_t n) override {
     if (!regular_) return ByteSource::skip(n);
     // Seek, but never past the end of the file.
@@ -202,6 +222,14 @@ std::optional<std::uint64_t> InputStream::remaining() const {
   const auto left = source_->remaining();
   if (!left) return std::nullopt;
   return *left + buffered();
+}
+
+std::size_t ByteSource::read_at(std::uint8_t*, std::size_t, std::uint64_t) const {
+  throw Error("internal: positional read on a stream that has none");
+}
+
+std::size_t InputStream::read_at(void* dst, std::size_t n, std::uint64_t offset) const {
+  return source_->read_at(static_cast<std::uint8_t*>(dst), n, offset);
 }
 
 }  // namespace exactvmaf::io

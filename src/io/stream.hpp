@@ -21,6 +21,12 @@ class ByteSource {
   virtual std::optional<std::uint64_t> remaining() const { return std::nullopt; }
   // Skips up to n bytes, never past the end; returns how many were skipped.
   virtual std::uint64_t skip(std::uint64_t n);
+  // Regular files: reads at an absolute file offset, thread-safe and without
+  // moving the read position (pread). Returns fewer bytes only at the end.
+  virtual bool positional() const { return false; }
+  virtual std::size_t read_at(std::uint8_t* dst, std::size_t n, std::uint64_t offset) const;
+  // The current read position as a file offset (positional sources).
+  virtual std::uint64_t position() const { return 0; }
 };
 
 // Opens `path` for reading ("-" is standard input, not closed afterwards).
@@ -52,6 +58,11 @@ class InputStream {
   std::uint64_t skip(std::uint64_t n);
   // Bytes left when known (regular files); nullopt for pipes and stdin.
   std::optional<std::uint64_t> remaining() const;
+  // Positional access (regular files): tell() is the file offset of the
+  // next byte read() would return; read_at reads at an absolute offset.
+  bool positional() const { return source_->positional(); }
+  std::uint64_t tell() const { return source_->position() - buffered(); }
+  std::size_t read_at(void* dst, std::size_t n, std::uint64_t offset) const;
 
   static constexpr std::size_t kBufferSize = 64 * 1024;
 

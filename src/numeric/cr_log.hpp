@@ -111,7 +111,7 @@ EXACTVMAF_HD_INLINE bool log_special(double x, double* out) {
     if (b == 0x7ff0000000000000ULL) {
       *out = x;  // log(+inf) = +inf
     } else if (b & 0x000fffffffffffffULL) {
-      *out = x + x;  // NaN in, (quiet) NaN out
+      *out = dd::double_from_bits(0x7ff8000000000000ULL);  // NaN in: the one quiet NaN
     } else {
       *out = dd::double_from_bits(0x7ff8000000000000ULL);  // log(-inf) = NaN
     }
@@ -183,7 +183,7 @@ EXACTVMAF_HD_INLINE bool cr_log2f_fast(float x, float* out) {
     if (b == 0x7f800000U) {
       *out = x;
     } else if (b & 0x007fffffU) {
-      *out = x + x;
+      *out = dd::float_from_bits(0x7fc00000U);  // NaN in: the one quiet NaN
     } else {
       *out = dd::float_from_bits(0x7fc00000U);
     }

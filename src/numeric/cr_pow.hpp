@@ -46,7 +46,7 @@ EXACTVMAF_HD_INLINE bool pow_special(double x, double y, double* out, bool* nega
     return true;
   }
   if (ax > kInf || ay > kInf) {
-    *out = x + y;  // NaN
+    *out = dd::double_from_bits(0x7ff8000000000000ULL);  // the one quiet NaN (payloads differ by machine)
     return true;
   }
   const bool x_neg = (bx >> 63) != 0;
@@ -149,8 +149,7 @@ EXACTVMAF_HD_INLINE bool cr_powf_fast(float x, float y, float* out) {
   if (detail::pow_special(xd, yd, &special, &negative)) {
     // The special results are 0, 1, inf or NaN: exact in float.
     if (special != special) {
-      *out = x + y;
-      if (*out == *out) *out = dd::float_from_bits(0x7fc00000U);
+      *out = dd::float_from_bits(0x7fc00000U);  // the one quiet NaN
     } else {
       *out = static_cast<float>(special);
     }

@@ -127,6 +127,41 @@ TEST(Pipeline, BuffersAreReusedSoMemoryStaysFlat) {
   EXPECT_LE(dist.buffers_seen.size(), 6u + 2 + 2 + 1);
 }
 
+TEST(Pipeline, ParallelReadersDeliverFramesInOrder) {
+  for (unsigned threads : {4u, 8u, 16u}) {
+    SyntheticReader ref("ref", small_format(), 300, ramp), dist("dist", small_format(), 300, ramp);
+    ref.set_random_access(true);
+    dist.set_random_access(true);
+    RunOptions o;
+    o.threads = threads;
+    o.frame_skip_ref = 5;
+    o.frame_skip_dist = 2;
+    o.frame_cnt = 250;
+    const RunResult r = run(ref, dist, probe_request(), o);
+    ASSERT_EQ(r.frames, 250u);
+    for (std::uint64_t i = 0; i < 250; ++i) {
+      ASSERT_EQ(*r.scores.get(0, i), ramp(i + 5, 0, 0, 0)) << "threads " << threads << " frame " << i;
+      ASSERT_EQ(*r.scores.get(1, i), i >= 1 ? ramp(i + 4, 0, 0, 0) : -1.0) << i;
+    }
+    EXPECT_TRUE(ref.buffers_seen.empty()) << "the sequential path was used";
+  }
+}
+
+TEST(Pipeline, AParallelReadErrorReachesTheCaller) {
+  SyntheticReader ref("ref.yuv", small_format(), 300, ramp), dist("dist.yuv", small_format(), 300, ramp);
+  ref.set_random_access(true);
+  dist.set_random_access(true);
+  dist.fail_at = 137;
+  RunOptions o;
+  o.threads = 8;
+  try {
+    run(ref, dist, probe_request(), o);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "dist.yuv: frame 137 is broken");
+  }
+}
+
 TEST(Pipeline, ShorterInputStopsAndWarnsWithBothCounts) {
   for (bool known : {true, false}) {
     SyntheticReader ref("ref.yuv", small_format(), 7, ramp, known), dist("dist.yuv", small_format(), 5, ramp, known);

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <thread>
+
+#include <unistd.h>
 
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/io.hpp"
@@ -207,6 +210,52 @@ TEST(RawY4mEquality, FixtureClipsWhenPresent) {
     ++compared;
   }
   if (compared == 0) GTEST_SKIP() << "fixture clips not generated";
+}
+
+}  // namespace
+}  // namespace exactvmaf::io
+
+namespace exactvmaf::io {
+namespace {
+
+TEST(RawReader, ReadsFramesByIndexFromManyThreads) {
+  test::TempDir dir;
+  const VideoFormat f{37, 11, PixelFormat::yuv420, 10};  // padded rows, 16-bit words
+  const std::size_t fb = f.packed_frame_bytes();
+  const Bytes file = test::pattern(fb * 9, 21);
+  const std::string path = dir.write("many.yuv", file);
+  auto r = open_raw(path, RawParams{f.width, f.height, f.pix_fmt, f.bitdepth});
+  ASSERT_TRUE(r->random_access());
+  ASSERT_TRUE(r->skip_frame());  // sequential reads do not move frame indices
+  std::vector<std::thread> threads;
+  std::vector<int> ok(9, 0);
+  for (unsigned t = 0; t < 3; ++t)
+    threads.emplace_back([&, t] {
+      FrameBuffer buf(f);
+      for (unsigned k = t; k < 9; k += 3) {
+        r->read_frame_at(8 - k, buf);
+        ok[8 - k] = frame_bytes_of(buf) == Bytes(file.begin() + (8 - k) * fb, file.begin() + (9 - k) * fb);
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (unsigned k = 0; k < 9; ++k) EXPECT_EQ(ok[k], 1) << "frame " << k;
+  FrameBuffer buf(f);
+  EXPECT_TRUE(r->read_frame(buf));  // the sequential position is untouched: frame 1
+  EXPECT_EQ(frame_bytes_of(buf), Bytes(file.begin() + fb, file.begin() + 2 * fb));
+}
+
+TEST(RawReader, PipesAreNotRandomAccess) {
+  const VideoFormat f{8, 8, PixelFormat::yuv420, 8};
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const std::string path = "/proc/self/fd/" + std::to_string(fds[0]);
+  auto r = open_raw(path, RawParams{f.width, f.height, f.pix_fmt, f.bitdepth});
+  EXPECT_FALSE(r->random_access());
+  FrameBuffer buf(f);
+  EXPECT_THROW(r->read_frame_at(0, buf), Error);
+  ::close(fds[1]);
+  r.reset();
+  ::close(fds[0]);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ std::uint64_t bits(double x) {
 struct Shape {
   int blocks, threads;
 };
-constexpr Shape kShapes[] = {{1, 32}, {7, 64}, {264, 256}, {1024, 1024}, {4096, 128}};
+constexpr Shape kShapes[] = {{1, 32}, {7, 64}, {264, 256}, {1024, 224}, {4096, 128}};
 
 TEST(DeviceExactSum, FloatSequences) {
   EXACTVMAF_REQUIRE_CUDA_DEVICE();
@@ -100,6 +100,13 @@ TEST(DeviceExactSum, NonFinite) {
   v[kN / 2] = std::numeric_limits<float>::infinity();
   DeviceBuffer<float> d3(v);
   EXPECT_EQ(bits(exact_sum_on_device<ExactSumF32>(d3.ptr, kN)), 0x7ff8000000000000ull);
+}
+
+TEST(DeviceExactSum, RejectsLaunchShapesItCannotRun) {
+  EXACTVMAF_REQUIRE_CUDA_DEVICE();
+  DeviceBuffer<float> d(std::vector<float>(64, 1.0f));
+  EXPECT_THROW(exact_sum_on_device<ExactSumF32>(d.ptr, 64, 4, 1024), exactvmaf::Error);
+  EXPECT_THROW(exact_sum_on_device<ExactSumF32>(d.ptr, 64, 4, 48), exactvmaf::Error);
 }
 
 }  // namespace

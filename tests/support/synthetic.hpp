@@ -23,22 +23,38 @@ class SyntheticReader final : public VideoReader {
   bool read_frame(FrameBuffer& dst) override {
     if (next_ >= frames_) return false;
     buffers_seen.insert(&dst);
+    fill(next_, dst);
+    ++next_;
+    return true;
+  }
+  // Random access when asked for (the parallel-reader path of the pipeline).
+  bool random_access() const override { return random_access_; }
+  void read_frame_at(std::uint64_t index, FrameBuffer& dst) const override {
+    if (index == fail_at) throw Error(name_ + ": frame " + std::to_string(index) + " is broken");
+    fill(index, dst);
+  }
+  void set_random_access(bool on) { random_access_ = on; }
+  std::uint64_t fail_at = ~std::uint64_t{0};
+
+ private:
+  void fill(std::uint64_t frame, FrameBuffer& dst) const {
     const auto& f = info_.format;
     for (unsigned p = 0; p < f.planes(); ++p)
       for (unsigned y = 0; y < f.plane_height(p); ++y) {
         std::uint8_t* row = dst.plane(p) + static_cast<std::ptrdiff_t>(y) * dst.stride(p);
         for (unsigned x = 0; x < f.plane_width(p); ++x) {
-          const unsigned v = fn_(next_, p, x, y);
-          if (f.bitdepth == 8) row[x] = static_cast<std::uint8_t>(v);
-          else {
+          const unsigned v = fn_(frame, p, x, y);
+          if (f.bitdepth == 8) {
+            row[x] = static_cast<std::uint8_t>(v);
+          } else {
             const auto s = static_cast<std::uint16_t>(v);
             std::memcpy(row + 2 * x, &s, 2);
           }
         }
       }
-    ++next_;
-    return true;
   }
+
+ public:
   bool skip_frame() override {
     if (next_ >= frames_) return false;
     ++next_;
@@ -54,6 +70,7 @@ class SyntheticReader final : public VideoReader {
   std::uint64_t frames_;
   std::uint64_t next_ = 0;
   SampleFn fn_;
+  bool random_access_ = false;
 };
 
 }  // namespace exactvmaf::test

@@ -79,9 +79,11 @@ __device__ inline void block_reduce_to_global(Acc& acc, GlobalExactSum<Acc>* out
   if (threadIdx.x == 0 && block_flags != 0) atomicOr(&out->flags, block_flags);
 }
 
-// Sums terms[0..n) (float or double) into *out (not cleared here).
+// Sums terms[0..n) (float or double) into *out (not cleared here). The
+// accumulator is large: the bound keeps 256-thread blocks launchable.
+inline constexpr int kExactSumMaxThreads = 256;
 template <class Acc, class Term>
-__global__ void exact_sum_kernel(const Term* terms, std::size_t n, GlobalExactSum<Acc>* out) {
+__global__ void __launch_bounds__(kExactSumMaxThreads) exact_sum_kernel(const Term* terms, std::size_t n, GlobalExactSum<Acc>* out) {
   Acc acc;
   acc.clear();
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -97,11 +99,11 @@ inline void check_cuda(cudaError_t e, const char* what) {
 
 // Host: the exact sum of n device-resident terms, rounded once to double.
 // blocks/threads only change the speed, never the result (threads: a
-// multiple of 32, at most 1024; blocks: at most 2^20).
+// multiple of 32, at most kExactSumMaxThreads; blocks: at most 2^20).
 template <class Acc, class Term>
 inline double exact_sum_on_device(const Term* d_terms, std::size_t n, int blocks = 264,
                                   int threads = 256, cudaStream_t stream = nullptr) {
-  if (threads <= 0 || threads > 1024 || threads % 32 != 0 || blocks <= 0 || blocks > (1 << 20)) {
+  if (threads <= 0 || threads > kExactSumMaxThreads || threads % 32 != 0 || blocks <= 0 || blocks > (1 << 20)) {
     throw Error("exact_sum_on_device: bad launch shape (threads " + std::to_string(threads) +
                 ", blocks " + std::to_string(blocks) + ")");
   }
