@@ -120,6 +120,40 @@ TEST(Cli, PrecisionMaxRoundTrips) {
     EXPECT_TRUE(same_bits(j.at("frames")[i].at("metrics").at("float_psnr").get<double>(), *lib.scores.get(0, i)));
 }
 
+std::filesystem::path write_file(const std::string& name, const std::string& bytes) {
+  const auto p = temp_dir() / name;
+  std::ofstream(p, std::ios::binary) << bytes;
+  return p;
+}
+
+TEST(Cli, WarnsWhenAY4mLayoutIsConverted) {
+  // 8x2 C422 (8-bit): libvmaf's y4m reader re-sites its chroma.
+  std::string frame = "FRAME\n" + std::string(16, '\x50') + std::string(16, '\x60');
+  const auto y4m = write_file("c422.y4m", "YUV4MPEG2 W8 H2 F25:1 Ip C422\n" + frame + frame);
+  const auto r = cli("-r '" + y4m.string() + "' -d '" + y4m.string() + "' --feature psnr --json -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("exactvmaf: warning: " + y4m.string() + ": C422 converted to 8x2 422 8-bit"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out).at("frames").size(), 2u);
+}
+
+TEST(CliErrors, RawSizeNotAWholeNumberOfFrames) {
+  const auto part = write_file("partial.yuv", std::string(8 * 8 * 3 / 2 * 2 + 5, '\x10'));
+  expect_clean_error(cli("-r '" + part.string() + "' -d '" + part.string() + "' -w 8 -h 8 -p 420 -b 8 --feature psnr"),
+                     part.string() + ": size is not a whole number of frames: 2 whole frames of 96 bytes");
+}
+
+TEST(CliErrors, TruncatedAndMalformedY4m) {
+  const std::string header = "YUV4MPEG2 W8 H8 F25:1 Ip C420jpeg\n";
+  const auto trunc = write_file("trunc.y4m", header + "FRAME\n" + std::string(96, 'a') + "FRAME\n" + std::string(50, 'b'));
+  expect_clean_error(cli("-r '" + trunc.string() + "' -d '" + trunc.string() + "' --feature psnr"), trunc.string());
+  const auto bad = write_file("bad.y4m", "YUV4MPEG2 W0 H8 F25:1\n");
+  expect_clean_error(cli("-r '" + bad.string() + "' -d '" + bad.string() + "' --feature psnr"), bad.string());
+  const auto inter = write_file("inter.y4m", "YUV4MPEG2 W8 H8 F25:1 It C420jpeg\n");
+  expect_clean_error(cli("-r '" + inter.string() + "' -d '" + inter.string() + "' --feature psnr"), "interlaced");
+}
+
 TEST(CliErrors, MissingFile) {
   expect_clean_error(cli("-r /nonexistent/ref.yuv -d /nonexistent/dist.yuv -w 8 -h 8 -p 420 -b 8 --feature psnr"),
                      "/nonexistent/ref.yuv");
