@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Packs a CUDA build's binaries for the GPU machine, which has CUDA but not
+# Debian's libraries: copies the CLI, the benchmark, every test binary and the
+# shared libraries they need that are not part of glibc/libstdc++/CUDA.
+#
+#   scripts/device-bundle.sh BUILD_DIR [OUT_DIR]     (default OUT_DIR: .devrun)
+#
+# On the GPU machine (OUT_DIR travels as an ignored, carried path):
+#   cd .devrun && export LD_LIBRARY_PATH=$PWD/lib:$LD_LIBRARY_PATH && ./device_rmath_long
+set -euo pipefail
+build="${1:?usage: scripts/device-bundle.sh BUILD_DIR [OUT_DIR]}"
+out="${2:-.devrun}"
+rm -rf "$out"
+mkdir -p "$out/lib"
+bins=()
+[ -x "$build/tools/exactvmaf" ] && bins+=("$build/tools/exactvmaf")
+[ -x "$build/bench/exactvmaf_bench" ] && bins+=("$build/bench/exactvmaf_bench")
+while IFS= read -r -d '' f; do bins+=("$f"); done < <(find "$build/tests" -maxdepth 2 -type f -executable -print0)
+cp "${bins[@]}" "$out/"
+# Libraries from Debian packages (not libc, libstdc++, libgcc, CUDA).
+for b in "${bins[@]}"; do ldd "$b"; done | awk '/=> \// {print $3}' | sort -u |
+  grep -vE '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|libcudart|libcuda)\.so' |
+  while read -r lib; do cp -L "$lib" "$out/lib/"; done
+du -sh "$out"
