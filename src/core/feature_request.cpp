@@ -2,6 +2,7 @@
 
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/feature.hpp"
+#include "numeric/fpenv.hpp"
 
 namespace exactvmaf {
 
@@ -12,6 +13,7 @@ const FeatureInfo* find_feature(std::string_view name) {
 }
 
 FeatureRequest parse_feature_request(std::string_view arg) {
+  FpEnvGuard env;  // decimal to double conversion honours the rounding mode
   // "name" or "name=opt=val:opt=val" (libvmaf's --feature syntax).
   const auto eq = arg.find('=');
   const std::string_view name = arg.substr(0, eq);

@@ -1,5 +1,7 @@
 #include "exactvmaf/scores.hpp"
 
+#include "numeric/fpenv.hpp"
+
 namespace exactvmaf {
 
 const char* pool_method_name(PoolMethod m) {
@@ -67,6 +69,7 @@ std::optional<double> ScoreTable::pooled(std::size_t id, PoolMethod m, std::uint
   // libvmaf's vmaf_feature_score_pooled, statement for statement: sums in
   // frame order, the harmonic mean as n / sum(1 / (s + 1)) - 1.
   if (lo > hi) return std::nullopt;
+  FpEnvGuard env;
   unsigned pic_cnt = 0;
   double min = 0., max = 0., sum = 0., i_sum = 0.;
   for (std::uint64_t i = lo; i <= hi; ++i) {

@@ -10,6 +10,7 @@
 
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/output.hpp"
+#include "numeric/fpenv.hpp"
 
 namespace exactvmaf {
 namespace detail {
@@ -107,6 +108,7 @@ NumberFormat NumberFormat::parse(const std::string& s) {
 }
 
 std::string format_number(double v, const NumberFormat& nf, OutputFormat where) {
+  FpEnvGuard env;  // printf rounds decimals in the current rounding mode
   // libvmaf's JSON writer prints null for inf and NaN (fpclassify); its XML
   // and CSV writers pass them to printf ("inf", "-inf", "nan", "-nan").
   // Signs are never rewritten: upstream prints -0.0 as "-0.000000" (and a

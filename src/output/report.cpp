@@ -20,6 +20,7 @@
 
 #include "exactvmaf/exactvmaf.hpp"
 #include "exactvmaf/output.hpp"
+#include "numeric/fpenv.hpp"
 #include "output/number_format.hpp"
 #include "output/report_detail.hpp"
 
@@ -312,6 +313,7 @@ void write_to(Sink& out, OutputFormat fmt, const RunResult& r, const OutputMeta&
 
 std::string report_to_string(OutputFormat fmt, const RunResult& r, const OutputMeta& meta,
                              const NumberFormat& nf) {
+  FpEnvGuard env;  // printf rounds decimals in the current rounding mode
   detail::Sink out;
   detail::write_to(out, fmt, r, meta, nf);
   return out.take();
@@ -319,6 +321,7 @@ std::string report_to_string(OutputFormat fmt, const RunResult& r, const OutputM
 
 bool write_report(std::FILE* f, OutputFormat fmt, const RunResult& r, const OutputMeta& meta,
                   const NumberFormat& nf) {
+  FpEnvGuard env;  // printf rounds decimals in the current rounding mode
   if (f == nullptr) return false;
   detail::Sink out(f);
   detail::write_to(out, fmt, r, meta, nf);

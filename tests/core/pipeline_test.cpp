@@ -101,6 +101,37 @@ TEST(Pipeline, WorkersComputeInTheReferenceFpEnvironmentWhateverTheCallerSet) {
   }
 }
 
+// Every entry point computes in R's environment: reports (printf rounds in
+// the current mode), pooling and option parsing give the same bits and bytes
+// whatever rounding mode and FTZ/DAZ the caller set.
+TEST(FpEnvGuard, EntryPointsIgnoreTheCallersRoundingModeAndFtz) {
+  SyntheticReader ref("ref", small_format(), 6, ramp), dist("dist", small_format(), 6, [](auto i, auto p, auto x, auto y) {
+    return ramp(i, p, x, y) ^ 3u;
+  });
+  const RunResult r = run(ref, dist, {parse_feature_request("psnr=enable_mse=true:enable_apsnr=true")}, {});
+  OutputMeta meta;
+  meta.version = "test";
+  auto outputs = [&] {
+    std::string all;
+    for (auto f : {OutputFormat::xml, OutputFormat::json, OutputFormat::csv})
+      for (const char* p : {"legacy", "max", "3"}) all += report_to_string(f, r, meta, NumberFormat::parse(p));
+    all += format_number(2.0 / 3.0, NumberFormat::parse("legacy"), OutputFormat::json);
+    const double mean = *r.scores.pooled(0, PoolMethod::harmonic_mean, 0, 5, 1);
+    const double parsed = parse_feature_request("psnr=min_sse=0.1").options.get_real("min_sse");
+    all += std::to_string(std::bit_cast<std::uint64_t>(mean)) + " " + std::to_string(std::bit_cast<std::uint64_t>(parsed));
+    return all;
+  };
+  const std::string reference = outputs();
+  const FpEnvState caller = fpenv_save();
+  for (int mode : {FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO}) {
+    std::fesetround(mode);
+    _mm_setcsr(_mm_getcsr() | (1u << 15) | (1u << 6));
+    const std::string got = outputs();
+    fpenv_restore(caller);
+    EXPECT_EQ(got, reference) << "rounding mode " << mode;
+  }
+}
+
 TEST(FpEnvGuard, SetsReferenceAndRestores) {
   const FpEnvState caller = fpenv_save();
   _mm_setcsr(_mm_getcsr() | (1u << 15));
