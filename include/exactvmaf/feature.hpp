@@ -25,6 +25,10 @@ struct OptionSpec {
   OptionValue default_value;
   double min = 0, max = 0;  // inclusive range for integer and real
   std::string help;
+  // libvmaf's VMAF_OPT_FLAG_FEATURE_PARAM: a value other than the default
+  // adds a suffix to the feature's output names (feature_output_name).
+  bool feature_param = false;
+  std::string alias = {};  // the suffix's key; empty: the option's name
 };
 
 // Values of one feature's options after parsing "opt=val:opt=val".
@@ -48,6 +52,12 @@ class OptionValues {
   std::vector<OptionValue> values_;
   std::vector<bool> set_;
 };
+
+// libvmaf's output name for `name` under `options`: for each feature_param
+// option whose value is not the default, in strcmp order of option names,
+// "_KEY" for a boolean and "_KEY_VALUE" otherwise (reals as printf "%g").
+// `options` must have been made from a spec list (OptionValues(&specs)).
+std::string feature_output_name(std::string_view name, const OptionValues& options);
 
 // ---- per-frame interface ----------------------------------------------------
 struct FrameInput {

@@ -114,9 +114,14 @@ class InputStream {
     cv_.notify_all();
   }
   void fail(std::exception_ptr e) {
-    std::lock_guard lock(mutex_);
-    if (!error_) error_ = e;
-    failed_ = true;
+    {
+      std::lock_guard lock(mutex_);
+      if (!error_) error_ = e;
+      failed_ = true;
+    }
+    // Readers waiting for a buffer would wait forever: the frames ahead that
+    // hold the buffers are never taken once the failed frame is missing.
+    pool_->cancel();
   }
   void finish() {
     {

@@ -8,6 +8,7 @@ const std::vector<FeatureInfo>& feature_registry() {
       psnr_feature_info(),
       float_psnr_feature_info(),
       null_feature_info(),
+      motion_feature_info(),
   };
   return registry;
 }

@@ -6,4 +6,5 @@ namespace exactvmaf {
 FeatureInfo psnr_feature_info();
 FeatureInfo float_psnr_feature_info();
 FeatureInfo null_feature_info();
+FeatureInfo motion_feature_info();
 }  // namespace exactvmaf

@@ -11,18 +11,12 @@
 #include <fmt/format.h>
 
 #include "support/fixtures.hpp"
+#include "support/golden.hpp"
 
 namespace exactvmaf::test {
 namespace {
 
 // Golden run name -> libvmaf --feature arguments and run options.
-struct GoldenRun {
-  std::vector<std::string> features;
-  unsigned subsample = 1;
-  std::uint64_t frame_cnt = 0;
-  unsigned threads = 0;
-};
-
 const std::map<std::string, GoldenRun>& golden_runs() {
   static const std::map<std::string, GoldenRun> runs = {
       {"psnr", {{"psnr"}}},
@@ -39,85 +33,7 @@ const std::map<std::string, GoldenRun>& golden_runs() {
   return runs;
 }
 
-struct GoldenCase {
-  std::string pair, run;
-};
-
-std::vector<GoldenCase> golden_cases() {
-  std::vector<GoldenCase> out;
-  const auto root = golden_dir() / "r";
-  if (!std::filesystem::exists(root)) return out;
-  for (const auto& pair : fixture_pairs()) {
-    for (const auto& [run, _] : golden_runs()) {
-      if (std::filesystem::exists(root / pair.name / (run + ".json"))) out.push_back({pair.name, run});
-    }
-  }
-  return out;
-}
-
-std::int64_t ulp_distance(double a, double b) {
-  auto key = [](double x) {
-    const auto u = std::bit_cast<std::int64_t>(x);
-    return u < 0 ? std::numeric_limits<std::int64_t>::min() - u : u;
-  };
-  const std::int64_t d = key(a) - key(b);
-  return d < 0 ? -d : d;
-}
-
-struct Comparison {
-  std::size_t values = 0, differing = 0;
-  std::int64_t max_ulps = 0;
-  std::string first_difference;
-};
-
-// Compares every frame, pooled and aggregate value of `golden` with ours.
-Comparison compare(const nlohmann::json& golden, const RunResult& ours, unsigned subsample) {
-  Comparison c;
-  auto check = [&](const std::string& where, const nlohmann::json& g, std::optional<double> o) {
-    ++c.values;
-    const auto gv = json_number(g);
-    bool same;
-    if (!o) same = false;
-    else if (!gv) same = !std::isfinite(*o);
-    else same = same_bits(*gv, *o);
-    if (!same) {
-      ++c.differing;
-      if (gv && o) c.max_ulps = std::max(c.max_ulps, ulp_distance(*gv, *o));
-      else c.max_ulps = std::numeric_limits<std::int64_t>::max();
-      if (c.first_difference.empty())
-        c.first_difference = where + ": golden " + g.dump() + " ours " +
-                             (o ? fmt::format("{:.17g}", *o) : std::string("missing"));
-    }
-  };
-  const auto& table = ours.scores;
-  for (const auto& frame : golden.at("frames")) {
-    const std::uint64_t i = frame.at("frameNum");
-    for (const auto& [name, v] : frame.at("metrics").items()) {
-      const auto id = table.find_metric(name);
-      check(fmt::format("frame {} {}", i, name), v, id ? table.get(*id, i) : std::nullopt);
-    }
-  }
-  const std::uint64_t last = ours.frames ? ours.frames - 1 : 0;
-  for (const auto& [name, pools] : golden.at("pooled_metrics").items()) {
-    const auto id = table.find_metric(name);
-    for (const auto& [method, v] : pools.items()) {
-      PoolMethod m = method == "min" ? PoolMethod::min
-                   : method == "max" ? PoolMethod::max
-                   : method == "mean" ? PoolMethod::mean
-                                      : PoolMethod::harmonic_mean;
-      check(fmt::format("pooled {} {}", name, method), v, id ? table.pooled(*id, m, 0, last, subsample) : std::nullopt);
-    }
-  }
-  if (golden.contains("aggregate_metrics")) {
-    for (const auto& [name, v] : golden.at("aggregate_metrics").items()) {
-      std::optional<double> o;
-      for (const auto& [n, val] : table.aggregates())
-        if (n == name) o = val;
-      check("aggregate " + name, v, o);
-    }
-  }
-  return c;
-}
+std::vector<GoldenCase> golden_cases() { return golden_cases_for(golden_runs()); }
 
 class Golden : public ::testing::TestWithParam<GoldenCase> {};
 
@@ -126,20 +42,16 @@ TEST_P(Golden, EqualsRBitForBitAndMeasuresUpstream) {
   const auto pair = fixture_pair(gc.pair);
   ASSERT_TRUE(pair) << gc.pair << " missing from tests/fixtures/manifest.json";
   const GoldenRun& run = golden_runs().at(gc.run);
-  RunOptions opts;
-  opts.subsample = run.subsample;
-  opts.frame_cnt = run.frame_cnt;
-  opts.threads = run.threads;
-  const RunResult ours = run_fixture(*pair, run.features, opts);
+  const RunResult ours = run_golden(*pair, run);
   const auto r = read_json(golden_dir() / "r" / gc.pair / (gc.run + ".json"));
   ASSERT_EQ(r.at("frames").size(), (ours.frames + run.subsample - 1) / run.subsample);
-  const Comparison vs_r = compare(r, ours, run.subsample);
+  const GoldenComparison vs_r = compare_with_golden(r, ours, run.subsample);
   EXPECT_EQ(vs_r.differing, 0u) << vs_r.differing << " of " << vs_r.values
                                 << " values differ from R; first: " << vs_r.first_difference;
 
   const auto upstream_path = golden_dir() / "upstream" / gc.pair / (gc.run + ".json");
   if (std::filesystem::exists(upstream_path)) {
-    const Comparison vs_up = compare(read_json(upstream_path), ours, run.subsample);
+    const GoldenComparison vs_up = compare_with_golden(read_json(upstream_path), ours, run.subsample);
     // Upstream's glibc log10 is not correctly rounded on a few percent of
     // arguments: such values differ in their last bits only.
     EXPECT_LE(vs_up.max_ulps, 16) << "first: " << vs_up.first_difference;

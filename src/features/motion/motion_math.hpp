@@ -1,0 +1,148 @@
+// Integer motion (libvmaf integer_motion.c at f85a853): the whole per-sample
+// arithmetic, host and device. The score of frame n is the sum of absolute
+// values of the 5-tap blur of (earlier reference - current reference), luma
+// only, in integers (exact in any order), then upstream's double tail.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "numeric/hd.hpp"
+
+namespace exactvmaf::motion {
+
+inline constexpr int filter_width = 5;
+inline constexpr int filter_radius = filter_width / 2;
+// Luma planes smaller than this in either direction would make the mirrored
+// taps leave the plane (upstream reads out of bounds there).
+inline constexpr unsigned min_plane_size = 3;
+
+// The blur taps; they sum to 1 << 16.
+EXACTVMAF_HD_INLINE std::int64_t filter_tap(int k) {
+  const std::int64_t taps[filter_width] = {3571, 16004, 26386, 16004, 3571};
+  return taps[k];
+}
+
+// Upstream's CPU edge rule (since April 2026): reflect without repeating the
+// edge sample. Valid for -2 <= idx < size + 2 when size >= 3.
+EXACTVMAF_HD_INLINE int mirror(int idx, int size) {
+  if (idx < 0) return -idx;
+  if (idx >= size) return 2 * size - idx - 2;
+  return idx;
+}
+
+// Vertical pass of row i over the difference earlier - current: y_row[j] for
+// every column, rounded and shifted by the bit depth. Strides in samples.
+// Returns whether any value is nonzero (a zero row adds nothing to the SAD).
+// Upstream accumulates in int32 for 8-bit input; |accum| <= 255 << 16 fits,
+// so int64 gives the same values.
+template <class Sample>
+EXACTVMAF_HD inline bool vertical_row(const Sample* earlier, std::ptrdiff_t earlier_stride, const Sample* current,
+                                      std::ptrdiff_t current_stride, unsigned w, unsigned h, unsigned i,
+                                      unsigned bpc, std::int32_t* y_row) {
+  const std::int64_t round = std::int64_t{1} << (bpc - 1);
+  std::int32_t any_nonzero = 0;
+  for (unsigned j = 0; j < w; ++j) {
+    std::int64_t accum = 0;
+    for (int k = 0; k < filter_width; ++k) {
+      const std::ptrdiff_t row = mirror(static_cast<int>(i) - filter_radius + k, static_cast<int>(h));
+      const std::int32_t diff = static_cast<std::int32_t>(earlier[row * earlier_stride + j]) -
+                                static_cast<std::int32_t>(current[row * current_stride + j]);
+      accum += filter_tap(k) * diff;
+    }
+    // Arithmetic shift (C++20): floor division of negative sums, as upstream.
+    y_row[j] = static_cast<std::int32_t>((accum + round) >> bpc);
+    any_nonzero |= y_row[j];
+  }
+  return any_nonzero != 0;
+}
+
+// Horizontal pass over one row of vertical results: sum of |blur|, kept in
+// uint32_t per row as upstream does.
+EXACTVMAF_HD inline std::uint32_t horizontal_row_sad(const std::int32_t* y_row, unsigned w) {
+  std::uint32_t row_sad = 0;
+  for (unsigned j = 0; j < w; ++j) {
+    std::int64_t accum = 0;
+    for (int k = 0; k < filter_width; ++k) {
+      const int col = mirror(static_cast<int>(j) - filter_radius + k, static_cast<int>(w));
+      accum += filter_tap(k) * y_row[col];
+    }
+    const std::int32_t val = static_cast<std::int32_t>((accum + (std::int64_t{1} << 15)) >> 16);
+    row_sad += static_cast<std::uint32_t>(val < 0 ? -val : val);
+  }
+  return row_sad;
+}
+
+// The frame's SAD; y_row holds w values of scratch.
+template <class Sample>
+EXACTVMAF_HD inline std::uint64_t frame_sad(const Sample* earlier, std::ptrdiff_t earlier_stride,
+                                            const Sample* current, std::ptrdiff_t current_stride, unsigned w,
+                                            unsigned h, unsigned bpc, std::int32_t* y_row) {
+  std::uint64_t sad = 0;
+  for (unsigned i = 0; i < h; ++i)
+    if (vertical_row(earlier, earlier_stride, current, current_stride, w, h, i, bpc, y_row))
+      sad += horizontal_row_sad(y_row, w);
+  return sad;
+}
+
+// libvmaf's MIN(x, y): y when x is not less (ties, NaN).
+EXACTVMAF_HD_INLINE double min_of(double x, double y) { return x < y ? x : y; }
+
+// Per-frame score: MIN(sad / 256 / (w * h) * fps_weight, max_val), with
+// w * h an unsigned int product as upstream.
+EXACTVMAF_HD_INLINE double sad_score(std::uint64_t sad, unsigned w, unsigned h, double fps_weight,
+                                     double max_val) {
+  const unsigned pixels = w * h;
+  return min_of(static_cast<double>(sad) / 256. / static_cast<double>(pixels) * fps_weight, max_val);
+}
+
+// motion_blend_tools.h: score * factor + (1 - factor) * MIN(offset, score).
+EXACTVMAF_HD_INLINE double blend(double score, double factor, double offset) {
+  return score * factor + (1 - factor) * min_of(offset, score);
+}
+
+// The options of the per-clip tail (upstream's flush).
+struct TemporalOptions {
+  double blend_factor = 1.0, blend_offset = 40.0, max_val = 10000.0;
+  bool five_frame_window = false, moving_average = false;
+};
+
+// First frame with a score of its own: 1, or 2 with the five-frame window
+// (which compares frame n with frame n - 2).
+EXACTVMAF_HD_INLINE unsigned first_scored_frame(bool five_frame_window) { return five_frame_window ? 2u : 1u; }
+
+// motion2 and motion3 of frames 0..n-1 from their per-frame scores, as
+// upstream's flush: motion2 = the smaller of the neighbours' scores (the
+// frame's own score on the last frame), motion3 = blended and clipped
+// motion2, optionally averaged with the previous frame's; the frames before
+// the first scored one get motion2 = 0 and motion3 = the first scored frame's
+// blended score.
+EXACTVMAF_HD inline void temporal_scores(const double* score, unsigned n, const TemporalOptions& o, double* motion2,
+                                         double* motion3) {
+  const unsigned min_idx = first_scored_frame(o.five_frame_window);
+  const unsigned stride = o.five_frame_window ? 2u : 1u;
+  double stamp = 0.;
+  if (n > min_idx) stamp = min_of(blend(score[min_idx], o.blend_factor, o.blend_offset), o.max_val);
+  double prev_processed = 0.;
+  for (unsigned i = 0; i < n; ++i) {
+    double m2;
+    if (i < min_idx) {
+      m2 = 0.;
+    } else {
+      const unsigned lo = i - (stride - 1), hi = i + 1;
+      if (hi >= n) m2 = score[i];
+      else if (lo >= min_idx) m2 = min_of(score[lo], score[hi]);
+      else m2 = score[hi];
+    }
+    motion2[i] = m2;
+    if (i < min_idx) {
+      motion3[i] = stamp;
+      prev_processed = stamp;
+    } else {
+      const double processed = min_of(blend(m2, o.blend_factor, o.blend_offset), o.max_val);
+      motion3[i] = o.moving_average ? (processed + prev_processed) / 2.0 : processed;
+      prev_processed = processed;
+    }
+  }
+}
+
+}  // namespace exactvmaf::motion

@@ -1,0 +1,128 @@
+// Comparing a run with a golden libvmaf JSON file, value by value and bit for
+// bit (every frame, pooled and aggregate value).
+#pragma once
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "support/fixtures.hpp"
+
+namespace exactvmaf::test {
+
+// Distance in units in the last place (0: same bits).
+inline std::int64_t ulp_distance(double a, double b) {
+  auto key = [](double x) {
+    const auto u = std::bit_cast<std::int64_t>(x);
+    return u < 0 ? std::numeric_limits<std::int64_t>::min() - u : u;
+  };
+  const std::int64_t d = key(a) - key(b);
+  return d < 0 ? -d : d;
+}
+
+// How a golden file was made: libvmaf --feature arguments and run options.
+struct GoldenRun {
+  std::vector<std::string> features;
+  unsigned subsample = 1;
+  std::uint64_t frame_cnt = 0;
+  unsigned threads = 0;
+};
+
+// One golden file: tests/golden/{r,upstream}/<pair>/<run>.json.
+struct GoldenCase {
+  std::string pair, run;
+};
+
+// The (pair, run) combinations of `runs` that have an R golden file.
+template <class Runs>
+std::vector<GoldenCase> golden_cases_for(const Runs& runs) {
+  std::vector<GoldenCase> out;
+  for (const auto& pair : fixture_pairs())
+    for (const auto& [run, _] : runs)
+      if (std::filesystem::exists(golden_dir() / "r" / pair.name / (run + ".json"))) out.push_back({pair.name, run});
+  return out;
+}
+
+// Runs `run` on the fixture pair the way the golden was made.
+inline RunResult run_golden(const FixturePair& pair, const GoldenRun& run) {
+  RunOptions opts;
+  opts.subsample = run.subsample;
+  opts.frame_cnt = run.frame_cnt;
+  opts.threads = run.threads;
+  return run_fixture(pair, run.features, opts);
+}
+
+struct GoldenComparison {
+  std::size_t values = 0, differing = 0;
+  std::int64_t max_ulps = 0;
+  std::string first_difference;
+};
+
+// Compares every frame, pooled and aggregate value of `golden` with `ours`;
+// pooled values over frames 0..frames-1 with libvmaf's subsample rule.
+inline GoldenComparison compare_with_golden(const nlohmann::json& golden, const RunResult& ours,
+                                            unsigned subsample) {
+  GoldenComparison c;
+  auto check = [&](const std::string& where, const nlohmann::json& g, std::optional<double> o) {
+    ++c.values;
+    const auto gv = json_number(g);
+    bool same;
+    if (!o) same = false;
+    else if (!gv) same = !std::isfinite(*o);
+    else same = same_bits(*gv, *o);
+    if (!same) {
+      ++c.differing;
+      if (gv && o) c.max_ulps = std::max(c.max_ulps, ulp_distance(*gv, *o));
+      else c.max_ulps = std::numeric_limits<std::int64_t>::max();
+      if (c.first_difference.empty())
+        c.first_difference = where + ": golden " + g.dump() + " ours " +
+                             (o ? fmt::format("{:.17g}", *o) : std::string("missing"));
+    }
+  };
+  const auto& table = ours.scores;
+  for (const auto& frame : golden.at("frames")) {
+    const std::uint64_t i = frame.at("frameNum");
+    for (const auto& [name, v] : frame.at("metrics").items()) {
+      const auto id = table.find_metric(name);
+      check(fmt::format("frame {} {}", i, name), v, id ? table.get(*id, i) : std::nullopt);
+    }
+  }
+  const std::uint64_t last = ours.frames ? ours.frames - 1 : 0;
+  for (const auto& [name, pools] : golden.at("pooled_metrics").items()) {
+    const auto id = table.find_metric(name);
+    for (const auto& [method, v] : pools.items()) {
+      const PoolMethod m = method == "min"    ? PoolMethod::min
+                           : method == "max"  ? PoolMethod::max
+                           : method == "mean" ? PoolMethod::mean
+                                              : PoolMethod::harmonic_mean;
+      check(fmt::format("pooled {} {}", name, method), v,
+            id ? table.pooled(*id, m, 0, last, subsample) : std::nullopt);
+    }
+  }
+  if (golden.contains("aggregate_metrics")) {
+    for (const auto& [name, v] : golden.at("aggregate_metrics").items()) {
+      std::optional<double> o;
+      for (const auto& [n, val] : table.aggregates())
+        if (n == name) o = val;
+      check("aggregate " + name, v, o);
+    }
+  }
+  return c;
+}
+
+// The metric names of a golden file's first frame, in file order (libvmaf's
+// order; nlohmann::json would sort them).
+inline std::vector<std::string> golden_metric_names(const std::filesystem::path& golden) {
+  std::ifstream in(golden);
+  const auto j = nlohmann::ordered_json::parse(in);
+  std::vector<std::string> names;
+  for (const auto& [name, v] : j.at("frames").at(0).at("metrics").items()) names.push_back(name);
+  return names;
+}
+
+}  // namespace exactvmaf::test
