@@ -89,7 +89,7 @@ void register_all() {
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   std::vector<unsigned> thread_counts = {1, 2};
   if (hw > 2) thread_counts.push_back(hw);
-  for (const char* feature : {"null", "psnr", "float_psnr"})
+  for (const char* feature : {"null", "psnr", "float_psnr", "motion"})
     for (const auto& s : kSizes)
       for (unsigned t : thread_counts)
         benchmark::RegisterBenchmark(fmt::format("{}/cpu/{}/threads:{}/file", feature, s.name, t).c_str(),

@@ -13,6 +13,26 @@ namespace exactvmaf {
 
 namespace {
 
+// Integer arithmetic gives the same bits with any instruction set, so the
+// hot loop is compiled for AVX2 too and picked at run time (x86-64, gcc).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define EXACTVMAF_CPU_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define EXACTVMAF_CPU_CLONES
+#endif
+
+EXACTVMAF_CPU_CLONES std::uint64_t frame_sad_8bit(const std::uint8_t* earlier, std::ptrdiff_t earlier_stride,
+                                                  const std::uint8_t* current, std::ptrdiff_t current_stride,
+                                                  unsigned w, unsigned h, std::int32_t* y_row) {
+  return motion::frame_sad(earlier, earlier_stride, current, current_stride, w, h, 8, y_row);
+}
+
+EXACTVMAF_CPU_CLONES std::uint64_t frame_sad_hbd(const std::uint16_t* earlier, std::ptrdiff_t earlier_stride,
+                                                 const std::uint16_t* current, std::ptrdiff_t current_stride,
+                                                 unsigned w, unsigned h, unsigned bpc, std::int32_t* y_row) {
+  return motion::frame_sad(earlier, earlier_stride, current, current_stride, w, h, bpc, y_row);
+}
+
 constexpr const char* sad_name = "VMAF_integer_feature_motion_sad_score";
 constexpr const char* debug_name = "integer_motion";
 constexpr const char* motion2_name = "integer_motion2";
@@ -104,12 +124,11 @@ void MotionWorker::extract(const FrameInput& in, FrameOutput& out) {
     const PictureView& earlier = in.prev_ref[back - 1];
     std::uint64_t sad;
     if (c_.bpc == 8) {
-      sad = motion::frame_sad(earlier.row<std::uint8_t>(0, 0), earlier.stride[0], in.ref.row<std::uint8_t>(0, 0),
-                              in.ref.stride[0], c_.w, c_.h, c_.bpc, y_row_.data());
+      sad = frame_sad_8bit(earlier.row<std::uint8_t>(0, 0), earlier.stride[0], in.ref.row<std::uint8_t>(0, 0),
+                           in.ref.stride[0], c_.w, c_.h, y_row_.data());
     } else {
-      sad = motion::frame_sad(earlier.row<std::uint16_t>(0, 0), earlier.stride[0] / 2,
-                              in.ref.row<std::uint16_t>(0, 0), in.ref.stride[0] / 2, c_.w, c_.h, c_.bpc,
-                              y_row_.data());
+      sad = frame_sad_hbd(earlier.row<std::uint16_t>(0, 0), earlier.stride[0] / 2, in.ref.row<std::uint16_t>(0, 0),
+                          in.ref.stride[0] / 2, c_.w, c_.h, c_.bpc, y_row_.data());
     }
     score = motion::sad_score(sad, c_.w, c_.h, c_.fps_weight, c_.temporal.max_val);
   }

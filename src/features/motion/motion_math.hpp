@@ -33,22 +33,26 @@ EXACTVMAF_HD_INLINE int mirror(int idx, int size) {
 // Vertical pass of row i over the difference earlier - current: y_row[j] for
 // every column, rounded and shifted by the bit depth. Strides in samples.
 // Returns whether any value is nonzero (a zero row adds nothing to the SAD).
-// Upstream accumulates in int32 for 8-bit input; |accum| <= 255 << 16 fits,
-// so int64 gives the same values.
-template <class Sample>
-EXACTVMAF_HD inline bool vertical_row(const Sample* earlier, std::ptrdiff_t earlier_stride, const Sample* current,
-                                      std::ptrdiff_t current_stride, unsigned w, unsigned h, unsigned i,
-                                      unsigned bpc, std::int32_t* y_row) {
-  const std::int64_t round = std::int64_t{1} << (bpc - 1);
+// |sum of taps * diff| <= 65536 * (2^bpc - 1): int32 holds it up to 14 bits
+// (upstream uses int32 for 8-bit input), int64 beyond; the values are the same.
+template <class Sample, class Acc>
+EXACTVMAF_HD inline bool vertical_row_acc(const Sample* earlier, std::ptrdiff_t earlier_stride, const Sample* current,
+                                          std::ptrdiff_t current_stride, unsigned w, unsigned h, unsigned i,
+                                          unsigned bpc, std::int32_t* y_row) {
+  const Sample* e[filter_width];
+  const Sample* c[filter_width];
+  for (int k = 0; k < filter_width; ++k) {  // the mirrored rows, once per row
+    const std::ptrdiff_t row = mirror(static_cast<int>(i) - filter_radius + k, static_cast<int>(h));
+    e[k] = earlier + row * earlier_stride;
+    c[k] = current + row * current_stride;
+  }
+  const Acc round = Acc{1} << (bpc - 1);
   std::int32_t any_nonzero = 0;
   for (unsigned j = 0; j < w; ++j) {
-    std::int64_t accum = 0;
-    for (int k = 0; k < filter_width; ++k) {
-      const std::ptrdiff_t row = mirror(static_cast<int>(i) - filter_radius + k, static_cast<int>(h));
-      const std::int32_t diff = static_cast<std::int32_t>(earlier[row * earlier_stride + j]) -
-                                static_cast<std::int32_t>(current[row * current_stride + j]);
-      accum += filter_tap(k) * diff;
-    }
+    Acc accum = 0;
+    for (int k = 0; k < filter_width; ++k)
+      accum += static_cast<Acc>(filter_tap(k)) *
+               static_cast<Acc>(static_cast<std::int32_t>(e[k][j]) - static_cast<std::int32_t>(c[k][j]));
     // Arithmetic shift (C++20): floor division of negative sums, as upstream.
     y_row[j] = static_cast<std::int32_t>((accum + round) >> bpc);
     any_nonzero |= y_row[j];
@@ -56,18 +60,43 @@ EXACTVMAF_HD inline bool vertical_row(const Sample* earlier, std::ptrdiff_t earl
   return any_nonzero != 0;
 }
 
+template <class Sample>
+EXACTVMAF_HD inline bool vertical_row(const Sample* earlier, std::ptrdiff_t earlier_stride, const Sample* current,
+                                      std::ptrdiff_t current_stride, unsigned w, unsigned h, unsigned i,
+                                      unsigned bpc, std::int32_t* y_row) {
+  if (bpc <= 14)
+    return vertical_row_acc<Sample, std::int32_t>(earlier, earlier_stride, current, current_stride, w, h, i, bpc,
+                                                  y_row);
+  return vertical_row_acc<Sample, std::int64_t>(earlier, earlier_stride, current, current_stride, w, h, i, bpc,
+                                                y_row);
+}
+
+// One column of the horizontal pass: |round(sum of taps * y) >> 16|. The sum
+// can reach 2^32, so it is an int64.
+EXACTVMAF_HD_INLINE std::uint32_t horizontal_abs(std::int32_t y0, std::int32_t y1, std::int32_t y2, std::int32_t y3,
+                                                 std::int32_t y4) {
+  // Each product fits int32 (|tap| < 2^15, |y| <= 2^16); their sum may not.
+  const auto tap = [](int k) { return static_cast<std::int32_t>(filter_tap(k)); };
+  const std::int64_t accum = std::int64_t{tap(0) * y0} + std::int64_t{tap(1) * y1} + std::int64_t{tap(2) * y2} +
+                             std::int64_t{tap(3) * y3} + std::int64_t{tap(4) * y4};
+  const std::int32_t val = static_cast<std::int32_t>((accum + (std::int64_t{1} << 15)) >> 16);
+  return static_cast<std::uint32_t>(val < 0 ? -val : val);
+}
+
 // Horizontal pass over one row of vertical results: sum of |blur|, kept in
-// uint32_t per row as upstream does.
+// uint32_t per row as upstream does (integer: the order does not matter).
 EXACTVMAF_HD inline std::uint32_t horizontal_row_sad(const std::int32_t* y_row, unsigned w) {
   std::uint32_t row_sad = 0;
+  const auto at = [&](int col) { return y_row[mirror(col, static_cast<int>(w))]; };
+  const unsigned interior_end = w >= 2 ? w - 2 : 0;
   for (unsigned j = 0; j < w; ++j) {
-    std::int64_t accum = 0;
-    for (int k = 0; k < filter_width; ++k) {
-      const int col = mirror(static_cast<int>(j) - filter_radius + k, static_cast<int>(w));
-      accum += filter_tap(k) * y_row[col];
+    if (j == 2 && interior_end > 2) {  // no mirroring away from the edges
+      for (; j < interior_end; ++j)
+        row_sad += horizontal_abs(y_row[j - 2], y_row[j - 1], y_row[j], y_row[j + 1], y_row[j + 2]);
+      if (j >= w) break;
     }
-    const std::int32_t val = static_cast<std::int32_t>((accum + (std::int64_t{1} << 15)) >> 16);
-    row_sad += static_cast<std::uint32_t>(val < 0 ? -val : val);
+    const int c = static_cast<int>(j);
+    row_sad += horizontal_abs(at(c - 2), at(c - 1), at(c), at(c + 1), at(c + 2));
   }
   return row_sad;
 }
