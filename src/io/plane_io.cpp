@@ -1,6 +1,10 @@
 #include <bit>
 #include <cstring>
 
+#include <fmt/format.h>
+
+#include "exactvmaf/error.hpp"
+
 #include "io/readers.hpp"
 
 namespace exactvmaf::io {
@@ -38,6 +42,11 @@ std::size_t spread_rows(std::uint8_t* plane, std::ptrdiff_t stride, std::size_t 
   return got;
 }
 }  // namespace
+
+void check_buffer_format(const std::string& path, const FrameBuffer& dst, const VideoFormat& fmt) {
+  if (dst.format() != fmt)
+    throw Error(fmt::format("{}: frame buffer is {}, the input is {}", path, dst.format().describe(), fmt.describe()));
+}
 
 void le16_to_host(std::uint8_t* plane, std::ptrdiff_t stride, std::size_t row_bytes, unsigned rows) {
   if constexpr (std::endian::native == std::endian::little) {

@@ -32,9 +32,7 @@ class RawReader final : public VideoReader {
   std::uint64_t frames_read() const override { return frames_; }
 
   bool read_frame(FrameBuffer& dst) override {
-    if (dst.format() != info_.format)
-      throw Error(fmt::format("{}: frame buffer is {}, the input is {}", path_, dst.format().describe(),
-                              info_.format.describe()));
+    check_buffer_format(path_, dst, info_.format);
     if (ended_) return false;
     std::uint64_t got = 0;
     for (unsigned p = 0; p < info_.format.planes(); ++p) {
@@ -52,9 +50,7 @@ class RawReader final : public VideoReader {
 
   void read_frame_at(std::uint64_t index, FrameBuffer& dst) const override {
     if (!random_access()) VideoReader::read_frame_at(index, dst);
-    if (dst.format() != info_.format)
-      throw Error(fmt::format("{}: frame buffer is {}, the input is {}", path_, dst.format().describe(),
-                              info_.format.describe()));
+    check_buffer_format(path_, dst, info_.format);
     std::uint64_t offset = base_ + index * frame_bytes_;
     for (unsigned p = 0; p < info_.format.planes(); ++p) {
       const unsigned rows = info_.format.plane_height(p);

@@ -42,6 +42,9 @@ std::size_t read_packed_plane(InputStream& in, std::uint8_t* plane, std::ptrdiff
 std::size_t read_packed_plane_at(const InputStream& in, std::uint64_t offset, std::uint8_t* plane,
                                  std::ptrdiff_t stride, std::size_t row_bytes, unsigned rows);
 
+// Throws Error naming `path` when `dst` was not made for `fmt`.
+void check_buffer_format(const std::string& path, const FrameBuffer& dst, const VideoFormat& fmt);
+
 // Converts little-endian 16-bit samples to the host order (no-op on
 // little-endian hosts).
 void le16_to_host(std::uint8_t* plane, std::ptrdiff_t stride, std::size_t row_bytes, unsigned rows);

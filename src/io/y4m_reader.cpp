@@ -44,9 +44,7 @@ class Y4mReader final : public VideoReader {
   std::uint64_t frames_read() const override { return frames_; }
 
   bool read_frame(FrameBuffer& dst) override {
-    if (dst.format() != info_.format)
-      throw Error(fmt::format("{}: frame buffer is {}, the input is {}", path_, dst.format().describe(),
-                              info_.format.describe()));
+    check_buffer_format(path_, dst, info_.format);
     if (!read_frame_header()) return false;
     const VideoFormat& f = info_.format;
     std::uint64_t got = 0;

@@ -62,12 +62,7 @@ TEST_P(Golden, EqualsRBitForBitAndMeasuresUpstream) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, Golden, ::testing::ValuesIn(golden_cases()),
-                         [](const ::testing::TestParamInfo<GoldenCase>& i) {
-                           std::string n = i.param.pair + "__" + i.param.run;
-                           for (auto& ch : n)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+                         [](const auto& i) { return golden_case_name(i.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Golden);
 
 TEST(GoldenSet, IsPresent) {
@@ -77,29 +72,8 @@ TEST(GoldenSet, IsPresent) {
 
 // Every thread count gives the same bits (DESIGN.md §1).
 TEST(ThreadInvariance, AllFixturesAllThreadCounts) {
-  for (const auto& pair : fixture_pairs()) {
-    const std::vector<std::string> features = {"psnr=enable_mse=true:enable_apsnr=true", "float_psnr"};
-    RunOptions one;
-    one.threads = 1;
-    const RunResult base = run_fixture(pair, features, one);
-    for (unsigned t : {2u, 3u, 8u}) {
-      RunOptions o;
-      o.threads = t;
-      o.read_ahead = 1;
-      const RunResult r = run_fixture(pair, features, o);
-      ASSERT_EQ(r.frames, base.frames) << pair.name;
-      ASSERT_EQ(r.scores.metric_count(), base.scores.metric_count());
-      for (std::size_t id = 0; id < base.scores.metric_count(); ++id) {
-        ASSERT_EQ(r.scores.metric_name(id), base.scores.metric_name(id));
-        for (std::uint64_t f = 0; f < base.frames; ++f)
-          ASSERT_TRUE(same_bits(*r.scores.get(id, f), *base.scores.get(id, f)))
-              << pair.name << " threads " << t << " frame " << f << " " << base.scores.metric_name(id);
-      }
-      ASSERT_EQ(r.scores.aggregates().size(), base.scores.aggregates().size());
-      for (std::size_t a = 0; a < base.scores.aggregates().size(); ++a)
-        ASSERT_TRUE(same_bits(r.scores.aggregates()[a].second, base.scores.aggregates()[a].second));
-    }
-  }
+  for (const auto& pair : fixture_pairs())
+    expect_thread_invariant(pair, {"psnr=enable_mse=true:enable_apsnr=true", "float_psnr"});
 }
 
 }  // namespace

@@ -74,12 +74,7 @@ TEST_P(MotionGolden, EqualsRAndUpstreamBitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, MotionGolden, ::testing::ValuesIn(motion_cases()),
-                         [](const ::testing::TestParamInfo<MotionCase>& i) {
-                           std::string n = i.param.pair + "__" + i.param.run;
-                           for (auto& ch : n)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+                         [](const auto& i) { return golden_case_name(i.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MotionGolden);
 
 TEST(MotionGoldenSet, IsPresent) {
@@ -88,28 +83,9 @@ TEST(MotionGoldenSet, IsPresent) {
 }
 
 TEST(MotionThreads, SameBitsForEveryThreadCount) {
-  const std::vector<std::vector<std::string>> runs = {
-      {"motion=debug=true"}, {"motion=motion_five_frame_window=true:motion_moving_average=true:debug=true"}};
   for (const auto& pair : fixture_pairs()) {
-    for (const auto& features : runs) {
-      RunOptions one;
-      one.threads = 1;
-      const RunResult base = run_fixture(pair, features, one);
-      for (unsigned t : {2u, 3u, 8u}) {
-        RunOptions o;
-        o.threads = t;
-        o.read_ahead = 1;
-        const RunResult r = run_fixture(pair, features, o);
-        ASSERT_EQ(r.frames, base.frames) << pair.name;
-        ASSERT_EQ(r.scores.metric_count(), base.scores.metric_count());
-        for (std::size_t id = 0; id < base.scores.metric_count(); ++id) {
-          ASSERT_EQ(r.scores.metric_name(id), base.scores.metric_name(id));
-          for (std::uint64_t f = 0; f < base.frames; ++f)
-            ASSERT_TRUE(same_bits(*r.scores.get(id, f), *base.scores.get(id, f)))
-                << pair.name << " threads " << t << " frame " << f << " " << base.scores.metric_name(id);
-        }
-      }
-    }
+    expect_thread_invariant(pair, {"motion=debug=true"});
+    expect_thread_invariant(pair, {"motion=motion_five_frame_window=true:motion_moving_average=true:debug=true"});
   }
 }
 

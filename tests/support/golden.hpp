@@ -2,6 +2,7 @@
 // bit (every frame, pooled and aggregate value).
 #pragma once
 #include <algorithm>
+#include <cctype>
 #include <bit>
 #include <cstdint>
 #include <limits>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "support/fixtures.hpp"
 
@@ -55,6 +57,40 @@ inline RunResult run_golden(const FixturePair& pair, const GoldenRun& run) {
   opts.frame_cnt = run.frame_cnt;
   opts.threads = run.threads;
   return run_fixture(pair, run.features, opts);
+}
+
+// Test-name suffix of a golden case: "<pair>__<run>" in [A-Za-z0-9_].
+inline std::string golden_case_name(const GoldenCase& c) {
+  std::string n = c.pair + "__" + c.run;
+  for (auto& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+}
+
+// Asserts that `features` give the same bits (every frame value and
+// aggregate, same names in the same order) at 2, 3 and 8 threads as at 1.
+inline void expect_thread_invariant(const FixturePair& pair, const std::vector<std::string>& features) {
+  RunOptions one;
+  one.threads = 1;
+  const RunResult base = run_fixture(pair, features, one);
+  for (unsigned t : {2u, 3u, 8u}) {
+    RunOptions o;
+    o.threads = t;
+    o.read_ahead = 1;
+    const RunResult r = run_fixture(pair, features, o);
+    ASSERT_EQ(r.frames, base.frames) << pair.name;
+    ASSERT_EQ(r.scores.metric_count(), base.scores.metric_count());
+    for (std::size_t id = 0; id < base.scores.metric_count(); ++id) {
+      ASSERT_EQ(r.scores.metric_name(id), base.scores.metric_name(id));
+      for (std::uint64_t f = 0; f < base.frames; ++f)
+        ASSERT_TRUE(same_bits(*r.scores.get(id, f), *base.scores.get(id, f)))
+            << pair.name << " threads " << t << " frame " << f << " " << base.scores.metric_name(id);
+    }
+    ASSERT_EQ(r.scores.aggregates().size(), base.scores.aggregates().size());
+    for (std::size_t a = 0; a < base.scores.aggregates().size(); ++a)
+      ASSERT_TRUE(same_bits(r.scores.aggregates()[a].second, base.scores.aggregates()[a].second))
+          << pair.name << " threads " << t << " " << base.scores.aggregates()[a].first;
+  }
 }
 
 struct GoldenComparison {

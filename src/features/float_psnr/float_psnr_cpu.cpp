@@ -16,15 +16,7 @@ class FloatPsnrWorker final : public FeatureWorker {
     double noise = 0;
     if (integer_exact_) {
       // Same value as the float path, proven in float_psnr_math.hpp.
-      std::uint64_t sse = 0;
-      if (in.ref.format.bitdepth == 8) {
-        for (unsigned y = 0; y < h; ++y)
-          sse += psnr::sse_row_8bit(in.ref.row<std::uint8_t>(0, y), in.dist.row<std::uint8_t>(0, y), w);
-      } else {
-        for (unsigned y = 0; y < h; ++y)
-          sse += psnr::sse_row_hbd(in.ref.row<std::uint16_t>(0, y), in.dist.row<std::uint16_t>(0, y), w);
-      }
-      noise = float_psnr::noise_from_integer_sse(sse, c_.scaler);
+      noise = float_psnr::noise_from_integer_sse(psnr::plane_sse(in.ref, in.dist, 0), c_.scaler);
     } else if (in.ref.format.bitdepth == 8) {
       noise = float_sum<std::uint8_t>(in, w, h);
     } else {

@@ -21,19 +21,6 @@ struct PsnrConfig {
   std::array<unsigned, 3> slot_psnr{}, slot_mse{};
 };
 
-std::uint64_t plane_sse(const PictureView& ref, const PictureView& dis, unsigned p) {
-  const unsigned w = ref.w(p), h = ref.h(p);
-  std::uint64_t sse = 0;
-  if (ref.format.bitdepth == 8) {
-    for (unsigned y = 0; y < h; ++y)
-      sse += psnr::sse_row_8bit(ref.row<std::uint8_t>(p, y), dis.row<std::uint8_t>(p, y), w);
-  } else {
-    for (unsigned y = 0; y < h; ++y)
-      sse += psnr::sse_row_hbd(ref.row<std::uint16_t>(p, y), dis.row<std::uint16_t>(p, y), w);
-  }
-  return sse;
-}
-
 class PsnrExtractor;
 
 class PsnrWorker final : public FeatureWorker {
@@ -107,7 +94,7 @@ class PsnrExtractor final : public FeatureExtractor {
 void PsnrWorker::extract(const FrameInput& in, FrameOutput& out) {
   const PsnrConfig& c = owner_.config();
   for (unsigned p = 0; p < c.planes; ++p) {
-    const std::uint64_t sse = plane_sse(in.ref, in.dist, p);
+    const std::uint64_t sse = psnr::plane_sse(in.ref, in.dist, p);
     const unsigned w = in.ref.w(p), h = in.ref.h(p);
     if (c.enable_apsnr) owner_.add_apsnr(p, sse, static_cast<std::uint64_t>(static_cast<unsigned>(w * h)));
     const psnr::PlaneScore s = psnr::plane_score(sse, w, h, c.peak_sq, c.psnr_max[p]);

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 
+#include "exactvmaf/format.hpp"
 #include "numeric/cr_log.hpp"
 #include "numeric/exact_ops.hpp"
 #include "numeric/hd.hpp"
@@ -29,6 +30,18 @@ EXACTVMAF_HD inline std::uint64_t sse_row_hbd(const std::uint16_t* ref, const st
     sum += e * e;
   }
   return sum;
+}
+
+// The SSE of plane p of a frame pair (host): the row sums above, in order.
+inline std::uint64_t plane_sse(const PictureView& ref, const PictureView& dis, unsigned p) {
+  const unsigned w = ref.w(p), h = ref.h(p);
+  std::uint64_t sse = 0;
+  if (ref.format.bitdepth == 8) {
+    for (unsigned y = 0; y < h; ++y) sse += sse_row_8bit(ref.row<std::uint8_t>(p, y), dis.row<std::uint8_t>(p, y), w);
+  } else {
+    for (unsigned y = 0; y < h; ++y) sse += sse_row_hbd(ref.row<std::uint16_t>(p, y), dis.row<std::uint16_t>(p, y), w);
+  }
+  return sse;
 }
 
 // The peak as upstream's init() sets it (used by the >8-bit path and apsnr).
