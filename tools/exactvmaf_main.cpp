@@ -32,6 +32,8 @@ struct Settings {
   std::string precision = "legacy";
   std::string backend = "cpu";
   bool quiet = false, no_prediction = false, list_features = false;
+  std::string simd = "auto";
+  bool no_simd = false;
 };
 
 void print_features() {
@@ -82,6 +84,10 @@ int run_cli(const Settings& s) {
     print_features();
     return 0;
   }
+  if (s.no_simd || s.simd == "scalar") ev::set_simd_limit(ev::SimdLevel::scalar);
+  else if (s.simd == "avx2") ev::set_simd_limit(ev::SimdLevel::avx2);
+  else if (s.simd != "auto" && s.simd != "avx512")
+    throw ev::Error(fmt::format("--simd {}: expected auto, avx512, avx2 or scalar", s.simd));
   if (s.ref_path.empty() || s.dist_path.empty())
     throw ev::Error("both -r/--reference and -d/--distorted are required");
   if (s.ref_path == "-" && s.dist_path == "-")
@@ -206,6 +212,8 @@ int main(int argc, char** argv) {
   app.add_flag("--sub", s.sub, "subtitle output (libvmaf's --sub)");
   app.add_option("--precision", s.precision, "numbers: legacy (libvmaf's %.6f rule, default), max (%.17g) or N digits");
   app.add_option("--backend", s.backend, "cpu, cuda or auto (default cpu)");
+  app.add_option("--simd", s.simd, "CPU kernels: auto (best this CPU has), avx512, avx2 or scalar; same bits in every case");
+  app.add_flag("--no-simd", s.no_simd, "same as --simd scalar");
   app.add_flag("-q,--quiet", s.quiet, "no progress line and no summary on stderr");
   app.add_flag("-n,--no_prediction", s.no_prediction, "features only, no VMAF prediction (accepted for libvmaf compatibility)");
   app.add_flag("--list-features", s.list_features, "list features and their options, then exit");

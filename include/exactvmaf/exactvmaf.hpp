@@ -9,6 +9,7 @@
 #include "exactvmaf/output.hpp"
 #include "exactvmaf/run.hpp"
 #include "exactvmaf/scores.hpp"
+#include "exactvmaf/simd.hpp"
 
 namespace exactvmaf {
 // The numerical contract the results obey (DESIGN.md §2 rule 6).

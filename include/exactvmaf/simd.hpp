@@ -1,0 +1,15 @@
+// Which SIMD kernels the CPU backend may use. Every SIMD kernel gives the
+// same bits as the scalar one; the switch exists so users can check that.
+#pragma once
+
+namespace exactvmaf {
+
+enum class SimdLevel : int { scalar = 0, avx2 = 1, avx512 = 2 };
+
+// The best level this CPU supports, capped by set_simd_limit().
+SimdLevel simd_level();
+// Process-wide cap (the CLI's --simd / --no-simd); default: no cap.
+void set_simd_limit(SimdLevel limit);
+const char* simd_level_name(SimdLevel level);
+
+}  // namespace exactvmaf
