@@ -6,30 +6,31 @@
 #include <fmt/format.h>
 
 #include "exactvmaf/error.hpp"
+#include "exactvmaf/simd.hpp"
 #include "features/motion/motion_math.hpp"
+#include "features/motion/motion_simd.hpp"
 #include "features/registry.hpp"
 
 namespace exactvmaf {
 
 namespace {
 
-// Integer arithmetic gives the same bits with any instruction set, so the
-// hot loop is compiled for AVX2 too and picked at run time (x86-64, gcc).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define EXACTVMAF_CPU_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define EXACTVMAF_CPU_CLONES
+// SIMD kernels give the same integers; --simd scalar selects the plain loop.
+std::uint64_t frame_sad_8bit(const std::uint8_t* earlier, std::ptrdiff_t earlier_stride, const std::uint8_t* current,
+                             std::ptrdiff_t current_stride, unsigned w, unsigned h, std::int32_t* y_row) {
+#if EXACTVMAF_MOTION_HAVE_AVX2
+  if (simd_level() >= SimdLevel::avx2)
+    return motion::frame_sad_avx2_u8(earlier, earlier_stride, current, current_stride, w, h, y_row);
 #endif
-
-EXACTVMAF_CPU_CLONES std::uint64_t frame_sad_8bit(const std::uint8_t* earlier, std::ptrdiff_t earlier_stride,
-                                                  const std::uint8_t* current, std::ptrdiff_t current_stride,
-                                                  unsigned w, unsigned h, std::int32_t* y_row) {
   return motion::frame_sad(earlier, earlier_stride, current, current_stride, w, h, 8, y_row);
 }
 
-EXACTVMAF_CPU_CLONES std::uint64_t frame_sad_hbd(const std::uint16_t* earlier, std::ptrdiff_t earlier_stride,
-                                                 const std::uint16_t* current, std::ptrdiff_t current_stride,
-                                                 unsigned w, unsigned h, unsigned bpc, std::int32_t* y_row) {
+std::uint64_t frame_sad_hbd(const std::uint16_t* earlier, std::ptrdiff_t earlier_stride, const std::uint16_t* current,
+                            std::ptrdiff_t current_stride, unsigned w, unsigned h, unsigned bpc, std::int32_t* y_row) {
+#if EXACTVMAF_MOTION_HAVE_AVX2
+  if (bpc <= motion::avx2_max_bpc && simd_level() >= SimdLevel::avx2)
+    return motion::frame_sad_avx2_u16(earlier, earlier_stride, current, current_stride, w, h, bpc, y_row);
+#endif
   return motion::frame_sad(earlier, earlier_stride, current, current_stride, w, h, bpc, y_row);
 }
 
