@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "exactvmaf/exactvmaf.hpp"
+#include "exactvmaf/model.hpp"
 
 namespace ev = exactvmaf;
 
@@ -25,12 +26,14 @@ struct Settings {
   std::optional<std::string> pix_fmt;
   std::vector<std::string> features;
   std::vector<std::string> models;
+  std::string model_dir;
   unsigned threads = 0, subsample = 1, read_ahead = 0;
   std::uint64_t frame_cnt = 0, skip_ref = 0, skip_dist = 0;
   std::string output;
   bool json = false, xml = false, csv = false, sub = false;
   std::string precision = "legacy";
   std::string backend = "cpu";
+  int gpu = 0;
   bool quiet = false, no_prediction = false, list_features = false;
   std::string simd = "auto";
   bool no_simd = false;
@@ -92,9 +95,6 @@ int run_cli(const Settings& s) {
     throw ev::Error("both -r/--reference and -d/--distorted are required");
   if (s.ref_path == "-" && s.dist_path == "-")
     throw ev::Error("only one of -r and -d can read standard input (\"-\")");
-  if (!s.models.empty())
-    throw ev::Error(fmt::format("-m/--model {}: VMAF models are not available in this version yet; "
-                                "use --feature", s.models.front()));
 
   ev::OutputFormat out_fmt = ev::OutputFormat::xml;  // libvmaf's default
   if (int(s.json) + int(s.xml) + int(s.csv) + int(s.sub) > 1)
@@ -106,19 +106,32 @@ int run_cli(const Settings& s) {
 
   ev::RunOptions opts;
   if (s.backend == "cpu") opts.backend = ev::Backend::cpu;
-  else if (s.backend == "auto") opts.backend = ev::Backend::cpu;  // no GPU feature yet: auto means cpu
-  else if (s.backend == "cuda") {
-    const ev::CudaStatus cs = ev::cuda_status();
-    if (cs.devices.empty()) throw ev::Error("--backend cuda: " + cs.problem + " (use --backend cpu or auto)");
-    throw ev::Error("--backend cuda: none of the requested features has a CUDA implementation in this version "
-                    "(use --backend cpu or auto)");
-  }
+  else if (s.backend == "auto") opts.backend = ev::Backend::automatic;
+  else if (s.backend == "cuda") opts.backend = ev::Backend::cuda;
   else throw ev::Error(fmt::format("--backend {}: expected cpu, cuda or auto", s.backend));
+  if (s.gpu < 0) throw ev::Error(fmt::format("--gpu {}: expected a device index (0, 1, ...)", s.gpu));
+  opts.gpu = s.gpu;
 
+  // Models: as libvmaf's CLI, vmaf_v0.6.1 when no -m and no --no_prediction;
+  // with --no_prediction the models' features are still computed.
+  std::vector<ev::ModelSpec> specs;
+  for (const auto& m : s.models) specs.push_back(ev::parse_model_spec(m));
+  const bool default_model = specs.empty() && !s.no_prediction;
+  if (default_model) specs.push_back(ev::parse_model_spec("version=vmaf_v0.6.1"));
+  std::vector<ev::FeatureRequest> user;
+  for (const auto& f : s.features) user.push_back(ev::parse_feature_request(f));
+  std::vector<ev::Model> models;
   std::vector<ev::FeatureRequest> features;
-  for (const auto& f : s.features) features.push_back(ev::parse_feature_request(f));
+  try {
+    models = ev::load_models(specs, ev::ModelSearch{s.model_dir});
+    features = ev::model_feature_requests(models, std::move(user));
+  } catch (const ev::Error& e) {
+    if (!default_model) throw;
+    throw ev::Error(fmt::format("default model vmaf_v0.6.1: {} (use -m to choose a model, or -n/--no_prediction "
+                                "to compute only --feature)", e.what()));
+  }
   if (features.empty())
-    throw ev::Error("no feature requested: add --feature NAME (see --list-features)");
+    throw ev::Error("no feature requested: add --feature NAME (see --list-features) or a model (-m)");
 
   // Open the output first so a bad path fails before any work.
   std::FILE* out = stdout;
@@ -161,6 +174,7 @@ int run_cli(const Settings& s) {
   ev::RunResult result = ev::run(*ref, *dist, std::move(features), opts);
   if (tty) std::fprintf(stderr, "\n");
   if (result.frames == 0) throw ev::Error(fmt::format("{}: no frames to score", s.ref_path));
+  if (!s.no_prediction) ev::predict(models, result.scores, result.frames, s.subsample);
 
   ev::OutputMeta meta;
   meta.version = ev::version();
@@ -172,9 +186,9 @@ int run_cli(const Settings& s) {
     throw ev::Error(fmt::format("{}: write failed: {}", s.output.empty() ? "stdout" : s.output, std::strerror(errno)));
 
   if (!s.quiet) {
-    std::fprintf(stderr, "exactvmaf %s (numerics %s): %llu frames of %s, %u threads, %.1f fps\n", ev::version(),
+    std::fprintf(stderr, "exactvmaf %s (numerics %s): %llu frames of %s, %s, %u threads, %.1f fps\n", ev::version(),
                  ev::kNumerics, static_cast<unsigned long long>(result.frames), result.format.describe().c_str(),
-                 result.threads, result.fps);
+                 ev::backend_name(result.backend), result.threads, result.fps);
     const auto last = result.frames - 1;
     for (std::size_t id = 0; id < result.scores.metric_count(); ++id) {
       const auto mean = result.scores.pooled(id, ev::PoolMethod::mean, 0, last, s.subsample);
@@ -198,7 +212,12 @@ int main(int argc, char** argv) {
   app.add_option("-p,--pixel_format", s.pix_fmt, "pixel format of raw input: 420, 422 or 444");
   app.add_option("-b,--bitdepth", s.bitdepth, "bit depth of raw input: 8, 10, 12 or 16");
   app.add_option("--feature", s.features, "feature to compute: NAME or NAME=opt=val:opt=val (repeatable)");
-  app.add_option("-m,--model", s.models, "VMAF model: version=NAME or path=FILE (not available yet)");
+  app.add_option("-m,--model", s.models,
+                 "VMAF model (repeatable): path=FILE or version=NAME, then :name=NAME, :disable_clip, "
+                 ":enable_transform, :FEATURE.OPTION=VALUE (default: version=vmaf_v0.6.1)");
+  app.add_option("--model_dir", s.model_dir,
+                 fmt::format("directory searched first for -m version=NAME (then $EXACTVMAF_MODEL_DIR, then {})",
+                             *ev::default_model_dir() ? ev::default_model_dir() : "nothing"));
   app.add_option("--threads", s.threads, "worker threads (default 0: one per hardware thread)");
   app.add_option("--read_ahead", s.read_ahead, "frames read ahead per input (default 0: chosen from --threads)");
   app.add_option("--subsample", s.subsample, "output and pool every N-th frame")->check(CLI::PositiveNumber);
@@ -211,11 +230,14 @@ int main(int argc, char** argv) {
   app.add_flag("--csv", s.csv, "CSV output");
   app.add_flag("--sub", s.sub, "subtitle output (libvmaf's --sub)");
   app.add_option("--precision", s.precision, "numbers: legacy (libvmaf's %.6f rule, default), max (%.17g) or N digits");
-  app.add_option("--backend", s.backend, "cpu, cuda or auto (default cpu)");
+  app.add_option("--backend", s.backend,
+                 "cpu, cuda or auto (default cpu); auto: cuda when a device can run every requested feature, "
+                 "else cpu with a warning");
+  app.add_option("--gpu", s.gpu, "CUDA device index for --backend cuda/auto (default 0)");
   app.add_option("--simd", s.simd, "CPU kernels: auto (best this CPU has), avx512, avx2 or scalar; same bits in every case");
   app.add_flag("--no-simd", s.no_simd, "same as --simd scalar");
   app.add_flag("-q,--quiet", s.quiet, "no progress line and no summary on stderr");
-  app.add_flag("-n,--no_prediction", s.no_prediction, "features only, no VMAF prediction (accepted for libvmaf compatibility)");
+  app.add_flag("-n,--no_prediction", s.no_prediction, "features only, no VMAF prediction (a model's features are still computed)");
   app.add_flag("--list-features", s.list_features, "list features and their options, then exit");
   app.add_flag_callback("-v,--version", [] {
     std::printf("exactvmaf %s (numerics %s)\n", ev::version(), ev::kNumerics);

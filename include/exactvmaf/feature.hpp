@@ -15,6 +15,10 @@
 
 namespace exactvmaf {
 
+namespace cuda {
+class FeatureWorker;  // src/backends/cuda/cuda_feature.hpp
+}
+
 // ---- options ----------------------------------------------------------------
 enum class OptionType { boolean, integer, real, string };
 using OptionValue = std::variant<bool, std::int64_t, double, std::string>;
@@ -103,6 +107,10 @@ class FeatureExtractor {
   virtual unsigned history() const { return 0; }
   // After the last frame: derived per-frame values and aggregate metrics.
   virtual void flush(ScoreTable& table) { (void)table; }
+  // The CUDA version of make_worker() (src/backends/cuda/cuda_feature.hpp),
+  // called after init() once per pipeline thread. Default: nullptr, the
+  // feature has no CUDA version (--backend cuda then fails naming it).
+  virtual std::unique_ptr<cuda::FeatureWorker> make_cuda_worker();
 };
 
 // ---- registry ---------------------------------------------------------------

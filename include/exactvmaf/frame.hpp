@@ -14,9 +14,19 @@ namespace exactvmaf {
 
 inline constexpr std::size_t kFrameAlignment = 64;
 
+// Where a buffer's memory lives: plain (pageable) host memory, or memory
+// page-locked for asynchronous copies to CUDA device `gpu` (the cuda backend's
+// readers then write straight into memory the device copies from). Pinning
+// that the driver refuses leaves the buffer pageable: same results, slower.
+struct HostMemory {
+  bool cuda_pinned = false;
+  int gpu = 0;
+};
+
 class FrameBuffer {
  public:
-  explicit FrameBuffer(const VideoFormat& fmt);
+  explicit FrameBuffer(const VideoFormat& fmt, HostMemory memory = {});
+  ~FrameBuffer();
   FrameBuffer(const FrameBuffer&) = delete;
   FrameBuffer& operator=(const FrameBuffer&) = delete;
 
@@ -29,6 +39,8 @@ class FrameBuffer {
     return static_cast<std::size_t>(format_.plane_width(p)) * format_.bytes_per_sample();
   }
   PictureView view() const;
+  // Whether the storage is page-locked for CUDA.
+  bool pinned() const { return pinned_; }
 
  private:
   struct AlignedFree {
@@ -38,13 +50,14 @@ class FrameBuffer {
   std::unique_ptr<std::uint8_t, AlignedFree> storage_;
   std::uint8_t* planes_[3] = {nullptr, nullptr, nullptr};
   std::ptrdiff_t stride_[3] = {0, 0, 0};
+  bool pinned_ = false;
 };
 
 // At most `count` FrameBuffers, made on first need. acquire() blocks until one is free; the
 // returned shared_ptr gives the buffer back when its last holder lets go.
 class FramePool : public std::enable_shared_from_this<FramePool> {
  public:
-  static std::shared_ptr<FramePool> create(const VideoFormat& fmt, std::size_t count);
+  static std::shared_ptr<FramePool> create(const VideoFormat& fmt, std::size_t count, HostMemory memory = {});
   std::shared_ptr<FrameBuffer> acquire();
   // Returns nullptr instead of blocking once cancel() was called.
   void cancel();
@@ -56,6 +69,7 @@ class FramePool : public std::enable_shared_from_this<FramePool> {
   std::mutex mutex_;
   std::condition_variable cv_;
   VideoFormat format_;
+  HostMemory memory_;
   std::size_t capacity_ = 0;
   std::vector<std::unique_ptr<FrameBuffer>> all_;
   std::vector<FrameBuffer*> free_;

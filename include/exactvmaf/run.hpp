@@ -11,7 +11,12 @@
 
 namespace exactvmaf {
 
+// cpu: the reference. cuda: every feature on the GPU (a feature without a
+// CUDA version is an error naming it). automatic: cuda when a usable device
+// exists and every requested feature has a CUDA version, else the whole run
+// on the cpu, with one warning saying why.
 enum class Backend { cpu, cuda, automatic };
+const char* backend_name(Backend b);  // "cpu", "cuda", "auto"
 
 struct Progress {
   std::uint64_t frames_done = 0;
@@ -26,6 +31,8 @@ struct RunOptions {
   std::uint64_t frame_skip_ref = 0;
   std::uint64_t frame_skip_dist = 0;
   Backend backend = Backend::cpu;
+  int gpu = 0;                    // CUDA device index (--gpu)
+  bool cuda_graphs = true;        // replay each thread's captured launch chain; false: launch directly
   // Frame buffers read ahead per input beyond what the workers hold.
   unsigned read_ahead = 0;        // 0: chosen from threads
   std::function<void(const Progress&)> on_progress;  // called from the pipeline thread
@@ -39,6 +46,7 @@ struct RunResult {
   double fps = 0;                 // frames / seconds, as libvmaf reports it
   VideoFormat format;
   unsigned threads = 0;           // worker threads actually used
+  Backend backend = Backend::cpu; // the backend that ran (cpu or cuda)
 };
 
 // Runs every requested feature over both inputs. Throws Error for bad input

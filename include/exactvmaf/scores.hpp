@@ -28,6 +28,11 @@ class ScoreTable {
   // One past the highest frame index written for any metric.
   std::uint64_t frame_capacity() const;
 
+  // libvmaf lists metrics in the order they were first written (values
+  // written at flush, such as motion2, after every per-frame value); run()
+  // calls this after the flush. Metric ids change.
+  void order_metrics_by_first_write();
+
   void set_aggregate(std::string_view name, double value);
   const std::vector<std::pair<std::string, double>>& aggregates() const { return aggregates_; }
 
@@ -41,6 +46,8 @@ class ScoreTable {
   std::vector<std::string> names_;
   std::vector<std::vector<double>> values_;
   std::vector<std::vector<std::uint8_t>> written_;
+  std::vector<std::uint64_t> first_write_;  // write sequence number; max: never written
+  std::uint64_t writes_ = 0;
   std::vector<std::pair<std::string, double>> aggregates_;
 };
 

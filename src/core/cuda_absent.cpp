@@ -1,5 +1,7 @@
-// cuda_status() for builds without the CUDA backend.
+// Stand-ins for the CUDA backend's entry points in builds without it.
+#include "backends/cuda/runner.hpp"
 #include "exactvmaf/cuda.hpp"
+#include "exactvmaf/error.hpp"
 
 namespace exactvmaf {
 #if !defined(EXACTVMAF_HAVE_CUDA)
@@ -8,5 +10,14 @@ CudaStatus cuda_status() {
   s.problem = "this build of exactvmaf has no CUDA backend (configure with nvcc present or -DEXACTVMAF_CUDA=ON)";
   return s;
 }
+
+namespace cuda {
+bool pin_host_memory(void*, std::size_t, int) { return false; }
+void unpin_host_memory(void*) {}
+std::string device_problem(int) { return cuda_status().problem; }
+std::unique_ptr<FrameRunner> make_frame_runner(const RunnerOptions&, const std::vector<RunnerFeature>&) {
+  throw Error(cuda_status().problem);
+}
+}  // namespace cuda
 #endif
 }  // namespace exactvmaf

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 
+#include "backends/cuda/runner.hpp"
 #include "exactvmaf/error.hpp"
 
 namespace exactvmaf {
@@ -16,7 +17,7 @@ std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a;
 
 void FrameBuffer::AlignedFree::operator()(std::uint8_t* p) const { std::free(p); }
 
-FrameBuffer::FrameBuffer(const VideoFormat& fmt) : format_(fmt) {
+FrameBuffer::FrameBuffer(const VideoFormat& fmt, HostMemory memory) : format_(fmt) {
   std::size_t offsets[3] = {0, 0, 0};
   std::size_t total = 0;
   for (unsigned p = 0; p < fmt.planes(); ++p) {
@@ -50,6 +51,12 @@ FrameBuffer::FrameBuffer(const VideoFormat& fmt) : format_(fmt) {
     const std::size_t next = p + 1 < fmt.planes() ? offsets[p + 1] : bytes;
     std::memset(storage_.get() + plane_end, 0, next - plane_end);
   }
+  // After the first touch above, so the pages exist when they are locked.
+  if (memory.cuda_pinned) pinned_ = cuda::pin_host_memory(mem, bytes, memory.gpu);
+}
+
+FrameBuffer::~FrameBuffer() {
+  if (pinned_) cuda::unpin_host_memory(storage_.get());
 }
 
 PictureView FrameBuffer::view() const {
@@ -62,9 +69,10 @@ PictureView FrameBuffer::view() const {
   return v;
 }
 
-std::shared_ptr<FramePool> FramePool::create(const VideoFormat& fmt, std::size_t count) {
+std::shared_ptr<FramePool> FramePool::create(const VideoFormat& fmt, std::size_t count, HostMemory memory) {
   std::shared_ptr<FramePool> pool(new FramePool());
   pool->format_ = fmt;
+  pool->memory_ = memory;
   pool->capacity_ = count;
   pool->all_.reserve(count);
   return pool;
@@ -75,7 +83,7 @@ std::shared_ptr<FrameBuffer> FramePool::acquire() {
   // Buffers are made on first need, up to the capacity: a consumer that keeps
   // up touches few of them, and the most recently used (warm) ones return first.
   if (free_.empty() && !cancelled_ && all_.size() < capacity_) {
-    all_.push_back(std::make_unique<FrameBuffer>(format_));
+    all_.push_back(std::make_unique<FrameBuffer>(format_, memory_));
     free_.push_back(all_.back().get());
   }
   cv_.wait(lock, [&] { return cancelled_ || !free_.empty(); });

@@ -1,23 +1,39 @@
 // The frame pipeline: one reader thread per input fills pooled frame buffers
 // ahead of use; worker threads extract whole frames in parallel; this thread
 // commits each frame's values in frame order, so output bits and order are
-// the same for every thread count.
+// the same for every thread count. With the cuda backend each worker thread
+// drives its own stream (src/backends/cuda/runner.hpp) and the frame buffers
+// are page-locked, so the readers fill memory the device copies from.
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "backends/cuda/cuda_feature.hpp"
+#include "backends/cuda/runner.hpp"
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/run.hpp"
 #include "numeric/fpenv.hpp"
 
 namespace exactvmaf {
+
+std::unique_ptr<cuda::FeatureWorker> FeatureExtractor::make_cuda_worker() { return nullptr; }
+
+const char* backend_name(Backend b) {
+  switch (b) {
+    case Backend::cpu: return "cpu";
+    case Backend::cuda: return "cuda";
+    case Backend::automatic: return "auto";
+  }
+  return "?";
+}
 
 namespace {
 
@@ -163,9 +179,56 @@ struct FrameResult {
   std::vector<FrameOutput> outputs;  // one per extractor
 };
 
+// What one worker thread does with a frame; made on that thread.
+class FrameProcessor {
+ public:
+  virtual ~FrameProcessor() = default;
+  // `in` holds every history frame the task has; active[e]: extractor e runs.
+  virtual void process(const FrameInput& in, const std::vector<bool>& active, FrameResult& result) = 0;
+};
+
+class CpuProcessor final : public FrameProcessor {
+ public:
+  explicit CpuProcessor(std::vector<Extractor>& extractors) : extractors_(extractors) {
+    for (auto& e : extractors) workers_.push_back(e.impl->make_worker());
+  }
+  void process(const FrameInput& in, const std::vector<bool>& active, FrameResult& result) override {
+    FrameInput each = in;
+    for (std::size_t e = 0; e < extractors_.size(); ++e) {
+      if (!active[e]) continue;
+      const std::size_t h = std::min<std::size_t>(extractors_[e].history, in.prev_ref.size());
+      each.prev_ref = in.prev_ref.first(h);
+      each.prev_dist = in.prev_dist.first(h);
+      workers_[e]->extract(each, result.outputs[e]);
+    }
+  }
+
+ private:
+  std::vector<Extractor>& extractors_;
+  std::vector<std::unique_ptr<FeatureWorker>> workers_;
+};
+
+class CudaProcessor final : public FrameProcessor {
+ public:
+  CudaProcessor(const cuda::RunnerOptions& opts, const std::vector<Extractor>& extractors) {
+    std::vector<cuda::RunnerFeature> features;
+    for (const auto& e : extractors) features.push_back({e.impl.get(), e.history});
+    runner_ = cuda::make_frame_runner(opts, features);
+  }
+  void process(const FrameInput& in, const std::vector<bool>& active, FrameResult& result) override {
+    runner_->run(in, active, result.outputs);
+  }
+
+ private:
+  std::unique_ptr<cuda::FrameRunner> runner_;
+};
+
+using ProcessorFactory = std::function<std::unique_ptr<FrameProcessor>()>;
+
 class WorkerPool {
  public:
-  WorkerPool(unsigned n, std::vector<Extractor>& extractors) : extractors_(extractors) {
+  WorkerPool(unsigned n, std::vector<Extractor>& extractors, ProcessorFactory make_processor)
+      : extractors_(extractors), make_processor_(std::move(make_processor)) {
     for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { loop(); });
   }
   ~WorkerPool() {
@@ -202,13 +265,14 @@ class WorkerPool {
  private:
   void loop() {
     FpEnvGuard env;
-    std::vector<std::unique_ptr<FeatureWorker>> workers;
+    std::unique_ptr<FrameProcessor> processor;
     try {
-      for (auto& e : extractors_) workers.push_back(e.impl->make_worker());
+      processor = make_processor_();
     } catch (...) {
-      fail(std::current_exception());
+      fail(std::current_exception());  // the run stops at the next take(); tasks here are dropped
     }
     std::vector<PictureView> prev_ref, prev_dist;
+    std::vector<bool> active(extractors_.size());
     while (true) {
       FrameTask task;
       {
@@ -221,6 +285,7 @@ class WorkerPool {
       FrameResult result;
       result.outputs.resize(extractors_.size());
       try {
+        if (!processor) throw Error("internal: no frame processor");
         FrameInput in;
         in.index = task.index;
         in.ref = task.refs[0]->view();
@@ -231,13 +296,11 @@ class WorkerPool {
           prev_ref.push_back(task.refs[k]->view());
           prev_dist.push_back(task.dists[k]->view());
         }
-        for (std::size_t e = 0; e < extractors_.size(); ++e) {
-          if (task.subsampled_out && !extractors_[e].every_frame) continue;
-          const std::size_t h = std::min<std::size_t>(extractors_[e].history, prev_ref.size());
-          in.prev_ref = std::span<const PictureView>(prev_ref.data(), h);
-          in.prev_dist = std::span<const PictureView>(prev_dist.data(), h);
-          workers[e]->extract(in, result.outputs[e]);
-        }
+        in.prev_ref = std::span<const PictureView>(prev_ref.data(), prev_ref.size());
+        in.prev_dist = std::span<const PictureView>(prev_dist.data(), prev_dist.size());
+        for (std::size_t e = 0; e < extractors_.size(); ++e)
+          active[e] = !task.subsampled_out || extractors_[e].every_frame;
+        processor->process(in, active, result);
       } catch (...) {
         fail(std::current_exception());
       }
@@ -259,6 +322,7 @@ class WorkerPool {
   }
 
   std::vector<Extractor>& extractors_;
+  ProcessorFactory make_processor_;
   std::vector<std::thread> threads_;
   std::mutex mutex_;
   std::condition_variable cv_, done_cv_;
@@ -280,6 +344,26 @@ std::uint64_t frames_in_input(InputStream& s, std::uint64_t skipped, std::uint64
   return n;
 }
 
+// The backend a run uses: cuda when asked for and possible, cpu otherwise;
+// throws Error when cuda was required but cannot run.
+Backend choose_backend(const RunOptions& opts, const std::vector<FeatureRequest>& requests,
+                       const std::vector<Extractor>& extractors) {
+  if (opts.backend == Backend::cpu) return Backend::cpu;
+  std::string why_not = cuda::device_problem(opts.gpu);  // throws for a bad --gpu index
+  if (why_not.empty()) {
+    for (std::size_t e = 0; e < extractors.size(); ++e) {
+      if (!extractors[e].impl->make_cuda_worker()) {
+        why_not = fmt::format("feature {} has no CUDA version", requests[e].info->name);
+        break;
+      }
+    }
+  }
+  if (why_not.empty()) return Backend::cuda;
+  if (opts.backend == Backend::cuda) throw Error("--backend cuda: " + why_not + " (use --backend cpu or auto)");
+  if (opts.on_warning) opts.on_warning("--backend auto: running on the cpu: " + why_not);
+  return Backend::cpu;
+}
+
 }  // namespace
 
 RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> features,
@@ -298,12 +382,15 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
   RunResult result;
   result.format = fmt;
 
-  // libvmaf's --feature replaces an earlier request of the same feature.
+  // libvmaf keeps the first request of a feature with a given option suffix
+  // (its feature_output_name); requests with other suffixes run as well.
   std::vector<FeatureRequest> unique;
+  std::vector<std::string> unique_keys;
   for (auto& f : features) {
-    auto it = std::find_if(unique.begin(), unique.end(), [&](const FeatureRequest& u) { return u.info == f.info; });
-    if (it != unique.end()) *it = std::move(f);
-    else unique.push_back(std::move(f));
+    std::string key = feature_output_name(f.info->name, f.options);
+    if (std::find(unique_keys.begin(), unique_keys.end(), key) != unique_keys.end()) continue;
+    unique_keys.push_back(std::move(key));
+    unique.push_back(std::move(f));
   }
 
   std::vector<Extractor> extractors;
@@ -316,6 +403,23 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
     e.history = e.impl->history();
     history = std::max(history, e.history);
     extractors.push_back(std::move(e));
+  }
+
+  const Backend backend = choose_backend(opts, unique, extractors);
+  result.backend = backend;
+  ProcessorFactory make_processor = [&extractors]() -> std::unique_ptr<FrameProcessor> {
+    return std::make_unique<CpuProcessor>(extractors);
+  };
+  HostMemory memory;
+  if (backend == Backend::cuda) {
+    memory = {true, opts.gpu};
+    cuda::RunnerOptions ro;
+    ro.gpu = opts.gpu;
+    ro.format = fmt;
+    ro.graphs = opts.cuda_graphs;
+    make_processor = [ro, &extractors]() -> std::unique_ptr<FrameProcessor> {
+      return std::make_unique<CudaProcessor>(ro, extractors);
+    };
   }
 
   unsigned threads = opts.threads ? opts.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -338,8 +442,8 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
   const std::uint64_t skipped_ref = skip(ref, opts.frame_skip_ref);
   const std::uint64_t skipped_dist = skip(dist, opts.frame_skip_dist);
 
-  InputStream ref_in(ref, FramePool::create(fmt, pool_size), skipped_ref, opts.frame_cnt, parallel_readers);
-  InputStream dist_in(dist, FramePool::create(fmt, pool_size), skipped_dist, opts.frame_cnt, parallel_readers);
+  InputStream ref_in(ref, FramePool::create(fmt, pool_size, memory), skipped_ref, opts.frame_cnt, parallel_readers);
+  InputStream dist_in(dist, FramePool::create(fmt, pool_size, memory), skipped_dist, opts.frame_cnt, parallel_readers);
   ref_in.start();
   dist_in.start();
 
@@ -352,7 +456,7 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
   }
 
   {
-    WorkerPool workers(threads, extractors);
+    WorkerPool workers(threads, extractors, make_processor);
     std::deque<std::pair<std::shared_ptr<FrameBuffer>, std::shared_ptr<FrameBuffer>>> recent;
     auto commit_one = [&] {
       FrameResult r = workers.take(committed);
@@ -405,6 +509,7 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
   dist_in.stop();
 
   for (auto& e : extractors) e.impl->flush(result.scores);
+  result.scores.order_metrics_by_first_write();
 
   result.frames = committed;
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

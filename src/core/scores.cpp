@@ -1,5 +1,8 @@
 #include "exactvmaf/scores.hpp"
 
+#include <algorithm>
+#include <limits>
+
 #include "numeric/fpenv.hpp"
 
 namespace exactvmaf {
@@ -19,6 +22,7 @@ std::size_t ScoreTable::add_metric(std::string_view name) {
   names_.emplace_back(name);
   values_.emplace_back();
   written_.emplace_back();
+  first_write_.push_back(std::numeric_limits<std::uint64_t>::max());
   return names_.size() - 1;
 }
 
@@ -37,6 +41,24 @@ void ScoreTable::set(std::size_t id, std::uint64_t frame, double value) {
   }
   v[frame] = value;
   w[frame] = 1;
+  if (first_write_[id] == std::numeric_limits<std::uint64_t>::max()) first_write_[id] = writes_++;
+}
+
+void ScoreTable::order_metrics_by_first_write() {
+  std::vector<std::size_t> order(names_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return first_write_[a] < first_write_[b]; });
+  auto permute = [&](auto& v) {
+    std::remove_reference_t<decltype(v)> out;
+    out.reserve(v.size());
+    for (std::size_t i : order) out.push_back(std::move(v[i]));
+    v = std::move(out);
+  };
+  permute(names_);
+  permute(values_);
+  permute(written_);
+  permute(first_write_);
 }
 
 bool ScoreTable::written(std::size_t id, std::uint64_t frame) const {

@@ -9,6 +9,8 @@ const std::vector<FeatureInfo>& feature_registry() {
       float_psnr_feature_info(),
       null_feature_info(),
       motion_feature_info(),
+      adm_feature_info(),
+      vif_feature_info(),
   };
   return registry;
 }

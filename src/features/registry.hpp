@@ -7,4 +7,6 @@ FeatureInfo psnr_feature_info();
 FeatureInfo float_psnr_feature_info();
 FeatureInfo null_feature_info();
 FeatureInfo motion_feature_info();
+FeatureInfo adm_feature_info();
+FeatureInfo vif_feature_info();
 }  // namespace exactvmaf

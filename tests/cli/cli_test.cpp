@@ -67,7 +67,7 @@ std::string mask_fps(std::string s) {
 }
 
 TEST(Cli, JsonOutputIsValidAndSaysNumericsR1) {
-  const auto r = cli(kC01 + " --feature psnr --feature float_psnr --json -q");
+  const auto r = cli(kC01 + " -n --feature psnr --feature float_psnr --json -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("numerics"), "R1");
@@ -79,10 +79,10 @@ TEST(Cli, JsonOutputIsValidAndSaysNumericsR1) {
 
 TEST(Cli, OutputBytesAreTheSameForEveryThreadCount) {
   for (const char* fmt : {"--json", "--xml", "--csv"}) {
-    const auto base = cli(kC01 + " --feature psnr=enable_apsnr=true --feature float_psnr --threads 1 -q " + fmt);
+    const auto base = cli(kC01 + " -n --feature psnr=enable_apsnr=true --feature float_psnr --threads 1 -q " + fmt);
     ASSERT_EQ(base.exit_code, 0) << base.err;
     for (int t : {2, 3, 8}) {
-      const auto r = cli(kC01 + " --feature psnr=enable_apsnr=true --feature float_psnr -q " + fmt +
+      const auto r = cli(kC01 + " -n --feature psnr=enable_apsnr=true --feature float_psnr -q " + fmt +
                          " --threads " + std::to_string(t));
       ASSERT_EQ(r.exit_code, 0) << r.err;
       EXPECT_EQ(mask_fps(r.out), mask_fps(base.out)) << fmt << " threads " << t;
@@ -92,7 +92,7 @@ TEST(Cli, OutputBytesAreTheSameForEveryThreadCount) {
 
 TEST(Cli, WritesToOutputFileAndSummarisesOnStderr) {
   const auto path = temp_dir() / "out.xml";
-  const auto r = cli(kC01 + " --feature psnr -o '" + path.string() + "'");
+  const auto r = cli(kC01 + " -n --feature psnr -o '" + path.string() + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty());
   EXPECT_NE(slurp(path).find("<VMAF version="), std::string::npos);
@@ -101,16 +101,16 @@ TEST(Cli, WritesToOutputFileAndSummarisesOnStderr) {
 
 TEST(Cli, ReadsY4mFromStdin) {
   const std::string y4m_ref = fixture("c01_176x144_8b_420_ref.y4m");
-  const auto piped = cli("-r - -d " + fixture("c01_176x144_8b_420_dist.y4m") + " --feature psnr --json -q",
+  const auto piped = cli("-r - -d " + fixture("c01_176x144_8b_420_dist.y4m") + " -n --feature psnr --json -q",
                          "cat " + y4m_ref);
   ASSERT_EQ(piped.exit_code, 0) << piped.err;
-  const auto raw = cli(kC01 + " --feature psnr --json -q");
+  const auto raw = cli(kC01 + " -n --feature psnr --json -q");
   ASSERT_EQ(raw.exit_code, 0) << raw.err;
   EXPECT_EQ(mask_fps(piped.out), mask_fps(raw.out));
 }
 
 TEST(Cli, PrecisionMaxRoundTrips) {
-  const auto r = cli(kC01 + " --feature float_psnr --json -q --precision max");
+  const auto r = cli(kC01 + " -n --feature float_psnr --json -q --precision max");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   const auto pair = fixture_pair("c01_176x144_8b_420");
@@ -130,7 +130,7 @@ TEST(Cli, WarnsWhenAY4mLayoutIsConverted) {
   // 8x2 C422 (8-bit): libvmaf's y4m reader re-sites its chroma.
   std::string frame = "FRAME\n" + std::string(16, '\x50') + std::string(16, '\x60');
   const auto y4m = write_file("c422.y4m", "YUV4MPEG2 W8 H2 F25:1 Ip C422\n" + frame + frame);
-  const auto r = cli("-r '" + y4m.string() + "' -d '" + y4m.string() + "' --feature psnr --json -q");
+  const auto r = cli("-r '" + y4m.string() + "' -d '" + y4m.string() + "' -n --feature psnr --json -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("exactvmaf: warning: " + y4m.string() + ": C422 converted to 8x2 422 8-bit"),
             std::string::npos)
@@ -140,63 +140,63 @@ TEST(Cli, WarnsWhenAY4mLayoutIsConverted) {
 
 TEST(CliErrors, RawSizeNotAWholeNumberOfFrames) {
   const auto part = write_file("partial.yuv", std::string(8 * 8 * 3 / 2 * 2 + 5, '\x10'));
-  expect_clean_error(cli("-r '" + part.string() + "' -d '" + part.string() + "' -w 8 -h 8 -p 420 -b 8 --feature psnr"),
+  expect_clean_error(cli("-r '" + part.string() + "' -d '" + part.string() + "' -w 8 -h 8 -p 420 -b 8 -n --feature psnr"),
                      part.string() + ": size is not a whole number of frames: 2 whole frames of 96 bytes");
 }
 
 TEST(CliErrors, TruncatedAndMalformedY4m) {
   const std::string header = "YUV4MPEG2 W8 H8 F25:1 Ip C420jpeg\n";
   const auto trunc = write_file("trunc.y4m", header + "FRAME\n" + std::string(96, 'a') + "FRAME\n" + std::string(50, 'b'));
-  expect_clean_error(cli("-r '" + trunc.string() + "' -d '" + trunc.string() + "' --feature psnr"), trunc.string());
+  expect_clean_error(cli("-r '" + trunc.string() + "' -d '" + trunc.string() + "' -n --feature psnr"), trunc.string());
   const auto bad = write_file("bad.y4m", "YUV4MPEG2 W0 H8 F25:1\n");
-  expect_clean_error(cli("-r '" + bad.string() + "' -d '" + bad.string() + "' --feature psnr"), bad.string());
+  expect_clean_error(cli("-r '" + bad.string() + "' -d '" + bad.string() + "' -n --feature psnr"), bad.string());
   const auto inter = write_file("inter.y4m", "YUV4MPEG2 W8 H8 F25:1 It C420jpeg\n");
-  expect_clean_error(cli("-r '" + inter.string() + "' -d '" + inter.string() + "' --feature psnr"), "interlaced");
+  expect_clean_error(cli("-r '" + inter.string() + "' -d '" + inter.string() + "' -n --feature psnr"), "interlaced");
 }
 
 TEST(CliErrors, MissingFile) {
-  expect_clean_error(cli("-r /nonexistent/ref.yuv -d /nonexistent/dist.yuv -w 8 -h 8 -p 420 -b 8 --feature psnr"),
+  expect_clean_error(cli("-r /nonexistent/ref.yuv -d /nonexistent/dist.yuv -w 8 -h 8 -p 420 -b 8 -n --feature psnr"),
                      "/nonexistent/ref.yuv");
 }
 
 TEST(CliErrors, UnreadableFile) {
-  expect_clean_error(cli("-r /tmp -d /tmp -w 8 -h 8 -p 420 -b 8 --feature psnr"), "/tmp");
+  expect_clean_error(cli("-r /tmp -d /tmp -w 8 -h 8 -p 420 -b 8 -n --feature psnr"), "/tmp");
 }
 
 TEST(CliErrors, MissingRawGeometry) {
   expect_clean_error(cli("-r " + fixture("c01_176x144_8b_420_ref.yuv") + " -d " +
-                         fixture("c01_176x144_8b_420_dist.yuv") + " -w 176 -h 144 --feature psnr"),
+                         fixture("c01_176x144_8b_420_dist.yuv") + " -w 176 -h 144 -n --feature psnr"),
                      "-p/--pixel_format");
   expect_clean_error(cli("-r " + fixture("c01_176x144_8b_420_ref.yuv") + " -d " +
-                         fixture("c01_176x144_8b_420_dist.yuv") + " --feature psnr"),
+                         fixture("c01_176x144_8b_420_dist.yuv") + " -n --feature psnr"),
                      "c01_176x144_8b_420_ref.yuv");
 }
 
 TEST(CliErrors, BadRawGeometryValues) {
-  expect_clean_error(cli(kC01.substr(0, kC01.find(" -p")) + " -p 411 -b 8 --feature psnr"), "-p/--pixel_format 411");
-  expect_clean_error(cli(kC01.substr(0, kC01.find(" -b")) + " -b 9 --feature psnr"), "-b/--bitdepth 9");
+  expect_clean_error(cli(kC01.substr(0, kC01.find(" -p")) + " -p 411 -b 8 -n --feature psnr"), "-p/--pixel_format 411");
+  expect_clean_error(cli(kC01.substr(0, kC01.find(" -b")) + " -b 9 -n --feature psnr"), "-b/--bitdepth 9");
 }
 
 TEST(CliErrors, UnknownFeatureAndOptions) {
-  expect_clean_error(cli(kC01 + " --feature nosuch"), "unknown feature 'nosuch'");
-  expect_clean_error(cli(kC01 + " --feature psnr=nosuch=1"), "unknown option 'nosuch'");
-  expect_clean_error(cli(kC01 + " --feature psnr=min_sse=-3"), "out of range");
+  expect_clean_error(cli(kC01 + " -n --feature nosuch"), "unknown feature 'nosuch'");
+  expect_clean_error(cli(kC01 + " -n --feature psnr=nosuch=1"), "unknown option 'nosuch'");
+  expect_clean_error(cli(kC01 + " -n --feature psnr=min_sse=-3"), "out of range");
 }
 
 TEST(CliErrors, UnwritableOutput) {
-  expect_clean_error(cli(kC01 + " --feature psnr -o /nonexistent/dir/out.json"), "/nonexistent/dir/out.json");
+  expect_clean_error(cli(kC01 + " -n --feature psnr -o /nonexistent/dir/out.json"), "/nonexistent/dir/out.json");
 }
 
 TEST(CliErrors, MismatchedInputs) {
   expect_clean_error(cli("-r " + fixture("c01_176x144_8b_420_ref.y4m") + " -d " +
-                         fixture("c03_176x144_10b_420_dist.y4m") + " --feature psnr"),
+                         fixture("c03_176x144_10b_420_dist.y4m") + " -n --feature psnr"),
                      "must have the same size, pixel format and bit depth");
 }
 
 TEST(CliErrors, NoFeatureAndBadBackend) {
-  expect_clean_error(cli(kC01), "no feature requested");
-  expect_clean_error(cli(kC01 + " --feature psnr --backend opencl"), "--backend opencl");
-  expect_clean_error(cli(kC01 + " --feature psnr --precision lots"), "lots");
+  expect_clean_error(cli(kC01 + " -n"), "no feature requested");
+  expect_clean_error(cli(kC01 + " -n --feature psnr --backend opencl"), "--backend opencl");
+  expect_clean_error(cli(kC01 + " -n --feature psnr --precision lots"), "lots");
 }
 
 TEST(CliErrors, UsageErrorsExitWithTwo) {

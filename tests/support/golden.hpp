@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,9 @@ inline RunResult run_golden(const FixturePair& pair, const GoldenRun& run) {
   opts.threads = run.threads;
   return run_fixture(pair, run.features, opts);
 }
+
+// How gtest prints a case (instead of its bytes).
+inline void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.pair << "/" << c.run; }
 
 // Test-name suffix of a golden case: "<pair>__<run>" in [A-Za-z0-9_].
 inline std::string golden_case_name(const GoldenCase& c) {

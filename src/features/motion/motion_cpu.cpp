@@ -10,6 +10,9 @@
 #include "features/motion/motion_math.hpp"
 #include "features/motion/motion_simd.hpp"
 #include "features/registry.hpp"
+#if defined(EXACTVMAF_HAVE_CUDA)
+#include "features/motion/motion_cuda.hpp"
+#endif
 
 namespace exactvmaf {
 
@@ -92,6 +95,13 @@ class MotionExtractor final : public FeatureExtractor {
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<MotionWorker>(c_); }
 
   unsigned history() const override { return motion::first_scored_frame(c_.temporal.five_frame_window); }
+
+#if defined(EXACTVMAF_HAVE_CUDA)
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override {
+    return motion::make_cuda_worker({c_.w, c_.h, c_.bpc, history(), c_.force_zero, c_.debug, c_.fps_weight,
+                                     c_.temporal.max_val, c_.slot_debug});
+  }
+#endif
 
   void flush(ScoreTable& table) override {
     const auto sad_id = table.find_metric(c_.names.front());

@@ -30,6 +30,21 @@ EXACTVMAF_HD_INLINE int mirror(int idx, int size) {
   return idx;
 }
 
+// One sample of the vertical pass: column j of the five (mirrored) rows e[k]
+// of the earlier and c[k] of the current frame, rounded and shifted by the
+// bit depth (round = 1 << (bpc - 1)). The CPU row loop and the CUDA kernel
+// both call this.
+template <class Sample, class Acc>
+EXACTVMAF_HD_INLINE std::int32_t vertical_sample(const Sample* const* e, const Sample* const* c, unsigned j, Acc round,
+                                                 unsigned bpc) {
+  Acc accum = 0;
+  for (int k = 0; k < filter_width; ++k)
+    accum += static_cast<Acc>(filter_tap(k)) *
+             static_cast<Acc>(static_cast<std::int32_t>(e[k][j]) - static_cast<std::int32_t>(c[k][j]));
+  // Arithmetic shift (C++20): floor division of negative sums, as upstream.
+  return static_cast<std::int32_t>((accum + round) >> bpc);
+}
+
 // Vertical pass of row i over the difference earlier - current: y_row[j] for
 // every column, rounded and shifted by the bit depth. Strides in samples.
 // Returns whether any value is nonzero (a zero row adds nothing to the SAD).
@@ -49,12 +64,7 @@ EXACTVMAF_HD inline bool vertical_row_acc(const Sample* earlier, std::ptrdiff_t 
   const Acc round = Acc{1} << (bpc - 1);
   std::int32_t any_nonzero = 0;
   for (unsigned j = 0; j < w; ++j) {
-    Acc accum = 0;
-    for (int k = 0; k < filter_width; ++k)
-      accum += static_cast<Acc>(filter_tap(k)) *
-               static_cast<Acc>(static_cast<std::int32_t>(e[k][j]) - static_cast<std::int32_t>(c[k][j]));
-    // Arithmetic shift (C++20): floor division of negative sums, as upstream.
-    y_row[j] = static_cast<std::int32_t>((accum + round) >> bpc);
+    y_row[j] = vertical_sample<Sample, Acc>(e, c, j, round, bpc);
     any_nonzero |= y_row[j];
   }
   return any_nonzero != 0;

@@ -1,0 +1,201 @@
+// One pipeline thread on the GPU: upload the planes the features need into
+// fixed device buffers, replay the graph captured from the features'
+// enqueue() calls, wait, run the host tails. N threads = N frames in flight
+// on N streams; nothing here is shared between threads or instances.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <utility>
+
+#include <string>
+
+#include "backends/cuda/check.cuh"
+#include "backends/cuda/cuda_feature.hpp"
+#include "backends/cuda/runner.hpp"
+
+namespace exactvmaf::cuda {
+
+namespace {
+
+// A pitched device allocation, freed on destruction.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(std::size_t width_bytes, std::size_t rows) {
+    void* p = nullptr;
+    EXACTVMAF_CUDA_CHECK(cudaMallocPitch(&p, &pitch_, std::max<std::size_t>(width_bytes, 1), std::max<std::size_t>(rows, 1)));
+    data_ = static_cast<std::uint8_t*>(p);
+  }
+  DeviceBuffer(DeviceBuffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), pitch_(o.pitch_) {}
+  DeviceBuffer& operator=(DeviceBuffer&&) = delete;
+  ~DeviceBuffer() {
+    if (data_) (void)cudaFree(data_);
+  }
+  std::uint8_t* data() const { return data_; }
+  std::size_t pitch() const { return pitch_; }
+
+ private:
+  std::uint8_t* data_ = nullptr;
+  std::size_t pitch_ = 0;
+};
+
+class CudaFrameRunner final : public FrameRunner {
+ public:
+  CudaFrameRunner(const RunnerOptions& opts, const std::vector<RunnerFeature>& features)
+      : opts_(opts), features_(features) {
+    EXACTVMAF_CUDA_CHECK(cudaSetDevice(opts.gpu));
+    EXACTVMAF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    try {
+      setup();
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+  ~CudaFrameRunner() override { release(); }
+
+  void run(const FrameInput& in, const std::vector<bool>& active, std::vector<FrameOutput>& outputs) override {
+    upload(in);
+    std::uint64_t mask = 0;
+    for (std::size_t e = 0; e < workers_.size(); ++e)
+      if (active[e]) mask |= std::uint64_t{1} << e;
+    if (opts_.graphs) {
+      EXACTVMAF_CUDA_CHECK(cudaGraphLaunch(graph_for(mask), stream_));
+    } else {
+      enqueue_all(mask);
+    }
+    EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    FrameInput fin = in;
+    for (std::size_t e = 0; e < workers_.size(); ++e) {
+      if (!active[e]) continue;
+      const std::size_t h = std::min<std::size_t>(features_[e].history, in.prev_ref.size());
+      fin.prev_ref = in.prev_ref.first(h);
+      fin.prev_dist = in.prev_dist.first(h);
+      workers_[e]->finish(fin, outputs[e]);
+    }
+  }
+
+ private:
+  void setup() {
+    if (features_.size() > 64) throw Error("internal: more than 64 features in one CUDA run");
+    PlaneNeeds needs;
+    unsigned history = 0;
+    for (const auto& f : features_) {
+      auto w = f.extractor->make_cuda_worker();
+      if (!w) throw Error("internal: a feature lost its CUDA worker");
+      const PlaneNeeds n = w->planes();
+      needs |= n;
+      if (n.any_history()) history = std::max(history, f.history);
+      workers_.push_back(std::move(w));
+    }
+    if (history > kMaxHistory)
+      throw Error("internal: a CUDA feature asks for " + std::to_string(history) + " previous frames (at most " +
+                  std::to_string(kMaxHistory) + ")");
+    needs_ = needs;
+    frame_.format = opts_.format;
+    frame_.history = history;
+    alloc_picture(needs.ref, frame_.ref);
+    alloc_picture(needs.dist, frame_.dist);
+    for (unsigned k = 0; k < history; ++k) {
+      alloc_picture(needs.prev_ref, frame_.prev_ref[k]);
+      alloc_picture(needs.prev_dist, frame_.prev_dist[k]);
+    }
+    // Defined samples in the history slots before the clip fills them.
+    for (std::size_t i = 0; i < buffers_.size(); ++i)
+      EXACTVMAF_CUDA_CHECK(cudaMemset2DAsync(buffers_[i].data(), buffers_[i].pitch(), 0, buffers_[i].pitch(),
+                                             buffer_rows_[i], stream_));
+    for (auto& w : workers_) w->setup(frame_, stream_);
+    EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  void alloc_picture(std::uint8_t planes, DevicePicture& pic) {
+    const VideoFormat& f = opts_.format;
+    for (unsigned p = 0; p < f.planes(); ++p) {
+      if (!(planes & (1u << p))) continue;
+      const unsigned w = f.picture_width(p), h = f.picture_height(p);
+      buffers_.emplace_back(static_cast<std::size_t>(w) * f.bytes_per_sample(), h);
+      buffer_rows_.push_back(std::max(h, 1u));
+      pic.plane[p] = {buffers_.back().data(), buffers_.back().pitch(), w, h};
+    }
+  }
+
+  void upload_picture(const PictureView& src, std::uint8_t planes, const DevicePicture& dst) {
+    for (unsigned p = 0; p < src.format.planes(); ++p) {
+      if (!(planes & (1u << p))) continue;
+      const DevicePlane& d = dst.plane[p];
+      if (d.width == 0 || d.height == 0) continue;
+      EXACTVMAF_CUDA_CHECK(cudaMemcpy2DAsync(const_cast<std::uint8_t*>(d.data), d.pitch, src.data[p],
+                                             static_cast<std::size_t>(src.stride[p]),
+                                             static_cast<std::size_t>(d.width) * src.format.bytes_per_sample(),
+                                             d.height, cudaMemcpyHostToDevice, stream_));
+    }
+  }
+
+  void upload(const FrameInput& in) {
+    upload_picture(in.ref, needs_.ref, frame_.ref);
+    upload_picture(in.dist, needs_.dist, frame_.dist);
+    const std::size_t h = std::min<std::size_t>(frame_.history, in.prev_ref.size());
+    for (std::size_t k = 0; k < h; ++k) {
+      upload_picture(in.prev_ref[k], needs_.prev_ref, frame_.prev_ref[k]);
+      upload_picture(in.prev_dist[k], needs_.prev_dist, frame_.prev_dist[k]);
+    }
+  }
+
+  void enqueue_all(std::uint64_t mask) {
+    for (std::size_t e = 0; e < workers_.size(); ++e)
+      if (mask & (std::uint64_t{1} << e)) workers_[e]->enqueue(frame_, stream_);
+  }
+
+  // The graph of the features in `mask`, captured on first use. Capture is
+  // thread-local: other threads' streams and allocations are unaffected.
+  cudaGraphExec_t graph_for(std::uint64_t mask) {
+    auto it = graphs_.find(mask);
+    if (it != graphs_.end()) return it->second;
+    EXACTVMAF_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    try {
+      enqueue_all(mask);
+    } catch (...) {
+      cudaGraph_t broken = nullptr;
+      (void)cudaStreamEndCapture(stream_, &broken);
+      if (broken) (void)cudaGraphDestroy(broken);
+      (void)cudaGetLastError();
+      throw;
+    }
+    cudaGraph_t graph = nullptr;
+    EXACTVMAF_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
+    (void)cudaGraphDestroy(graph);
+    if (e != cudaSuccess) throw Error("CUDA: cudaGraphInstantiate failed: " + error_text(e));
+    graphs_.emplace(mask, exec);
+    return exec;
+  }
+
+  void release() noexcept {
+    if (stream_) (void)cudaStreamSynchronize(stream_);
+    for (auto& [mask, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
+    graphs_.clear();
+    workers_.clear();  // their destructors free their device memory
+    buffers_.clear();
+    if (stream_) (void)cudaStreamDestroy(stream_);
+    stream_ = nullptr;
+  }
+
+  RunnerOptions opts_;
+  std::vector<RunnerFeature> features_;
+  cudaStream_t stream_ = nullptr;
+  std::vector<std::unique_ptr<FeatureWorker>> workers_;
+  PlaneNeeds needs_;
+  std::vector<DeviceBuffer> buffers_;
+  std::vector<unsigned> buffer_rows_;
+  DeviceFrame frame_;
+  std::map<std::uint64_t, cudaGraphExec_t> graphs_;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameRunner> make_frame_runner(const RunnerOptions& opts, const std::vector<RunnerFeature>& features) {
+  return std::make_unique<CudaFrameRunner>(opts, features);
+}
+
+}  // namespace exactvmaf::cuda

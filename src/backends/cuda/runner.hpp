@@ -1,0 +1,52 @@
+// The pipeline side of the CUDA backend (used by src/core/pipeline.cpp and
+// src/core/frame.cpp). No CUDA header here: a CPU-only build compiles the
+// callers against these declarations and links src/core/cuda_absent.cpp's
+// stand-ins instead of runner.cu / device.cu.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exactvmaf/feature.hpp"
+#include "exactvmaf/format.hpp"
+
+namespace exactvmaf::cuda {
+
+// Page-locks [p, p + bytes) for asynchronous uploads to device `gpu`. Returns
+// false when the driver refuses (the buffer then stays pageable: uploads are
+// slower, results the same).
+bool pin_host_memory(void* p, std::size_t bytes, int gpu);
+void unpin_host_memory(void* p);
+
+// Empty when device `gpu` can run this build's kernels; otherwise one line
+// saying why not (no driver, no device, compute capability too old). Throws
+// Error for an index that names no device on a machine that has some.
+std::string device_problem(int gpu);
+
+struct RunnerFeature {
+  FeatureExtractor* extractor = nullptr;  // init() already called
+  unsigned history = 0;                   // its history()
+};
+
+// One pipeline thread's device state: a stream, the fixed device planes, the
+// features' CUDA workers and their captured graphs. Made and used by one
+// thread (which it binds to the device).
+class FrameRunner {
+ public:
+  virtual ~FrameRunner() = default;
+  // Scores one frame. `in` holds the current frame and every history frame
+  // available (most recent first); active[e]: feature e runs on this frame;
+  // outputs[e] receives its values.
+  virtual void run(const FrameInput& in, const std::vector<bool>& active, std::vector<FrameOutput>& outputs) = 0;
+};
+
+struct RunnerOptions {
+  int gpu = 0;
+  VideoFormat format;
+  bool graphs = true;  // capture once per set of active features, replay per frame
+};
+
+std::unique_ptr<FrameRunner> make_frame_runner(const RunnerOptions& opts, const std::vector<RunnerFeature>& features);
+
+}  // namespace exactvmaf::cuda

@@ -1,0 +1,247 @@
+// Integer VIF on the CPU (libvmaf's "vif" extractor): the statistic of four
+// scales of the luma planes, the arithmetic in vif_math.hpp; rows go through
+// the AVX2 kernels of vif_simd.hpp when simd_level() allows (same bits).
+#include <array>
+#include <type_traits>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "exactvmaf/error.hpp"
+#include "exactvmaf/simd.hpp"
+#include "features/registry.hpp"
+#include "features/vif/vif_cuda.hpp"
+#include "features/vif/vif_log2_table.hpp"
+#include "features/vif/vif_math.hpp"
+#include "features/vif/vif_simd.hpp"
+#include "numeric/cr_log.hpp"
+
+namespace exactvmaf {
+
+namespace vif {
+
+const std::uint16_t* log2_table() {
+  static const std::array<std::uint16_t, log2_table_size> table = [] {
+    std::array<std::uint16_t, log2_table_size> t{};
+    for (unsigned n = 0; n < log2_table_size; ++n)
+      t[n] = log2_table_entry_from_log2f(rmath::cr_log2f(static_cast<float>(log2_table_first + n)));
+    return t;
+  }();
+  return table.data();
+}
+
+void write_frame_outputs(const ScaleScore* s, bool debug, bool skip_scale0, FrameOutput& out) {
+  // Upstream writes scale 0 as 0 (and its debug num/den as 0 and -1) when skipped.
+  out.set(0, skip_scale0 ? 0.0 : scale_value(s[0]));
+  for (unsigned k = 1; k < num_scales; ++k) out.set(k, scale_value(s[k]));
+  if (!debug) return;
+  const FrameTotals t = frame_totals(s, skip_scale0);
+  unsigned slot = num_scales;
+  out.set(slot++, t.score);
+  out.set(slot++, t.num);
+  out.set(slot++, t.den);
+  for (unsigned k = 0; k < num_scales; ++k) {
+    if (k == 0 && skip_scale0) {
+      out.set(slot++, 0.0);
+      out.set(slot++, -1.0);
+    } else {
+      out.set(slot++, static_cast<double>(s[k].num));
+      out.set(slot++, static_cast<double>(s[k].den));
+    }
+  }
+}
+
+}  // namespace vif
+
+namespace {
+
+// Names as upstream's collector prints them (its aliases of
+// VMAF_integer_feature_vif_scaleN_score), in upstream's order.
+constexpr const char* scale_names[vif::num_scales] = {"integer_vif_scale0", "integer_vif_scale1",
+                                                      "integer_vif_scale2", "integer_vif_scale3"};
+constexpr const char* debug_names[11] = {
+    "integer_vif",            "integer_vif_num",        "integer_vif_den",        "integer_vif_num_scale0",
+    "integer_vif_den_scale0", "integer_vif_num_scale1", "integer_vif_den_scale1", "integer_vif_num_scale2",
+    "integer_vif_den_scale2", "integer_vif_num_scale3", "integer_vif_den_scale3"};
+
+struct VifConfig {
+  bool debug = false, skip_scale0 = false;
+  double gain_limit = vif::default_gain_limit;
+  unsigned w = 0, h = 0, bpc = 8;
+  const std::uint16_t* log2_table = nullptr;
+};
+
+class VifWorker final : public FeatureWorker {
+ public:
+  explicit VifWorker(const VifConfig& c);
+  void extract(const FrameInput& in, FrameOutput& out) override;
+
+ private:
+  template <class Sample>
+  void run_scales(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
+                  vif::ScaleScore* scores);
+
+  const VifConfig& c_;
+  bool use_avx2_ = false;
+  // Scales 1..3: the decimated planes, dense (stride = width).
+  std::array<unsigned, vif::num_scales> w_{}, h_{};
+  std::array<std::vector<std::uint16_t>, vif::num_scales> ref_, dis_;
+  // One row of vertical sums and of the decimation filter, padded.
+  std::array<std::vector<std::uint32_t>, 5> stat_;
+  std::array<std::vector<std::uint32_t>, 2> conv_;
+  vif::StatRow stat_row_{};
+  vif::ConvolveRow conv_row_{};
+};
+
+VifWorker::VifWorker(const VifConfig& c) : c_(c) {
+  w_[0] = c.w;
+  h_[0] = c.h;
+  for (int s = 1; s < vif::num_scales; ++s) {
+    w_[s] = w_[s - 1] / 2;
+    h_[s] = h_[s - 1] / 2;
+    ref_[s].resize(static_cast<std::size_t>(w_[s]) * h_[s]);
+    dis_[s].resize(static_cast<std::size_t>(w_[s]) * h_[s]);
+  }
+  const std::size_t row = c.w + 2 * vif::row_pad + vif::simd_row_slack;
+  for (auto& v : stat_) v.assign(row, 0);
+  for (auto& v : conv_) v.assign(row, 0);
+  stat_row_ = {stat_[0].data(), stat_[1].data(), stat_[2].data(), stat_[3].data(), stat_[4].data()};
+  conv_row_ = {conv_[0].data(), conv_[1].data()};
+  use_avx2_ = simd_level() >= SimdLevel::avx2;
+}
+
+// The statistic of one scale, row by row.
+template <int Scale, class Sample>
+vif::Residuals scale_statistic(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                               std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, const VifConfig& c,
+                               const vif::StatRow& t, bool avx2) {
+#if EXACTVMAF_VIF_HAVE_AVX2
+  if (avx2) {
+    if constexpr (sizeof(Sample) == 1)
+      return vif::scale_statistic_avx2(Scale, ref, ref_stride, dis, dis_stride, w, h, c.gain_limit, c.log2_table, t);
+    else
+      return vif::scale_statistic_avx2(Scale, ref, ref_stride, dis, dis_stride, w, h, bpc, c.gain_limit,
+                                       c.log2_table, t);
+  }
+#else
+  (void)avx2;
+#endif
+  // 8-bit sums of squares fit uint32 (65536 * 255^2 < 2^32).
+  using SqAcc = std::conditional_t<Scale == 0 && sizeof(Sample) == 1, std::uint32_t, std::uint64_t>;
+  vif::Residuals total;
+  for (unsigned i = 0; i < h; ++i)
+    total.add(vif::statistic_row<Scale, Sample, SqAcc>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, c.gain_limit,
+                                                       c.log2_table, t));
+  return total;
+}
+
+template <int To, class Sample>
+void decimate(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride, unsigned w,
+              unsigned h, unsigned bpc, const vif::ConvolveRow& t, std::uint16_t* out_ref, std::uint16_t* out_dis,
+              bool avx2) {
+#if EXACTVMAF_VIF_HAVE_AVX2
+  if (avx2) {
+    if constexpr (sizeof(Sample) == 1)
+      vif::decimate_avx2(To, ref, ref_stride, dis, dis_stride, w, h, t, out_ref, out_dis);
+    else
+      vif::decimate_avx2(To, ref, ref_stride, dis, dis_stride, w, h, bpc, t, out_ref, out_dis);
+    return;
+  }
+#else
+  (void)avx2;
+#endif
+  const unsigned wo = w / 2;
+  for (unsigned i = 0; i < h / 2; ++i)
+    vif::decimate_row<To>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, t, out_ref + i * wo, out_dis + i * wo);
+}
+
+template <class Sample>
+void VifWorker::run_scales(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
+                           vif::ScaleScore* scores) {
+  const unsigned bpc = c_.bpc;
+  const bool avx2 = use_avx2_;
+  if (!c_.skip_scale0)
+    scores[0] = vif::scale_score(
+        scale_statistic<0>(ref, ref_stride, dis, dis_stride, w_[0], h_[0], bpc, c_, stat_row_, avx2));
+  decimate<1>(ref, ref_stride, dis, dis_stride, w_[0], h_[0], bpc, conv_row_, ref_[1].data(), dis_[1].data(), avx2);
+  scores[1] = vif::scale_score(scale_statistic<1>(ref_[1].data(), w_[1], dis_[1].data(), w_[1], w_[1], h_[1], bpc, c_,
+                                                  stat_row_, avx2));
+  decimate<2>(ref_[1].data(), w_[1], dis_[1].data(), w_[1], w_[1], h_[1], bpc, conv_row_, ref_[2].data(),
+              dis_[2].data(), avx2);
+  scores[2] = vif::scale_score(scale_statistic<2>(ref_[2].data(), w_[2], dis_[2].data(), w_[2], w_[2], h_[2], bpc, c_,
+                                                  stat_row_, avx2));
+  decimate<3>(ref_[2].data(), w_[2], dis_[2].data(), w_[2], w_[2], h_[2], bpc, conv_row_, ref_[3].data(),
+              dis_[3].data(), avx2);
+  scores[3] = vif::scale_score(scale_statistic<3>(ref_[3].data(), w_[3], dis_[3].data(), w_[3], w_[3], h_[3], bpc, c_,
+                                                  stat_row_, avx2));
+}
+
+void VifWorker::extract(const FrameInput& in, FrameOutput& out) {
+  vif::ScaleScore s[vif::num_scales] = {};
+  if (c_.bpc == 8)
+    run_scales(in.ref.row<std::uint8_t>(0, 0), in.ref.stride[0], in.dist.row<std::uint8_t>(0, 0), in.dist.stride[0],
+               s);
+  else
+    run_scales(in.ref.row<std::uint16_t>(0, 0), in.ref.stride[0] / 2, in.dist.row<std::uint16_t>(0, 0),
+               in.dist.stride[0] / 2, s);
+
+  vif::write_frame_outputs(s, c_.debug, c_.skip_scale0, out);
+}
+
+class VifExtractor final : public FeatureExtractor {
+ public:
+  explicit VifExtractor(const OptionValues& o) : options_(o) {
+    c_.debug = o.get_bool("debug");
+    c_.gain_limit = o.get_real("vif_enhn_gain_limit");
+    c_.skip_scale0 = o.get_bool("vif_skip_scale0");
+  }
+
+  std::vector<std::string> init(const VideoFormat& fmt) override {
+    c_.w = fmt.picture_width(0);
+    c_.h = fmt.picture_height(0);
+    c_.bpc = fmt.bitdepth;
+    if (c_.bpc < 8 || c_.bpc > 16)
+      throw Error(fmt::format("--feature vif: bit depth {} is not supported (8 to 16)", c_.bpc));
+    if (c_.w < vif::min_plane_size || c_.h < vif::min_plane_size)
+      throw Error(fmt::format("--feature vif: the luma plane is {}x{}; vif needs at least {}x{} samples", c_.w, c_.h,
+                              vif::min_plane_size, vif::min_plane_size));
+    c_.log2_table = vif::log2_table();
+    std::vector<std::string> names;
+    for (const char* n : scale_names) names.push_back(feature_output_name(n, options_));
+    if (c_.debug)
+      for (const char* n : debug_names) names.push_back(feature_output_name(n, options_));
+    return names;
+  }
+
+  std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<VifWorker>(c_); }
+
+#if defined(EXACTVMAF_HAVE_CUDA)
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override {
+    return vif::make_cuda_worker({c_.w, c_.h, c_.bpc, c_.debug, c_.skip_scale0, c_.gain_limit, c_.log2_table});
+  }
+#endif
+
+ private:
+  OptionValues options_;
+  VifConfig c_;
+};
+
+}  // namespace
+
+FeatureInfo vif_feature_info() {
+  FeatureInfo f;
+  f.name = "vif";
+  f.help = "integer VIF: visual information fidelity of the luma plane at four scales (integer_vif_scale0..3)";
+  f.options = {
+      {"debug", OptionType::boolean, false, 0, 0, "debug mode: enable additional output"},
+      {"vif_enhn_gain_limit", OptionType::real, vif::default_gain_limit, 1.0, vif::default_gain_limit,
+       "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain is completely disabled", true,
+       "egl"},
+      {"vif_skip_scale0", OptionType::boolean, false, 0, 0, "when set, skip scale 0 calculations", true, "ssclz"},
+  };
+  f.provided = {scale_names[0], scale_names[1], scale_names[2], scale_names[3]};
+  f.create = [](const OptionValues& o) { return std::make_unique<VifExtractor>(o); };
+  return f;
+}
+
+}  // namespace exactvmaf

@@ -1,0 +1,444 @@
+// Integer VIF (libvmaf integer_vif.c at f85a853): the whole arithmetic, host
+// and device. Per scale: a separable vertical-then-horizontal filter of the
+// luma planes, their squares and product, in integers; per pixel the variances
+// and covariance, a double division and truncated double products (the fp64
+// islands below), and fixed-point log2 from a table; num/den accumulated in
+// int64 per scale (exact in any order), then upstream's double tail stored to
+// float. Between scales the planes are filtered and decimated by 2.
+//
+// Edges reflect without repeating the edge sample (row -k = row k, row
+// h-1+k = row h-1-k), as upstream's padding. Every row function below works
+// on one output row, so a device kernel can run one row per thread.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "numeric/hd.hpp"
+
+namespace exactvmaf::vif {
+
+inline constexpr int num_scales = 4;
+inline constexpr int max_filter_radius = 8;  // scale 0's 17 taps
+// Scratch rows carry this many samples of mirrored padding on either side.
+inline constexpr unsigned row_pad = max_filter_radius;
+// Below 16 samples in either direction some scale's filter would reach past
+// the mirrored edge (upstream then reads stale memory).
+inline constexpr unsigned min_plane_size = 16;
+// Upstream's sigma_nsq = 65536 << 1: the noise variance in the sums' units.
+inline constexpr std::int32_t sigma_nsq = 65536 << 1;
+inline constexpr double default_gain_limit = 100.0;
+// 2048 * log2(sigma_nsq) = 2048 * 17.
+inline constexpr std::int32_t log2_sigma_nsq_q11 = 2048 * 17;
+
+// Filter of `scale` (0..3): 17, 9, 5 and 3 taps, each set summing to 1 << 16.
+EXACTVMAF_HD_INLINE constexpr int filter_width(int scale) { return scale == 0 ? 17 : scale == 1 ? 9 : scale == 2 ? 5 : 3; }
+
+template <int Scale>
+EXACTVMAF_HD_INLINE constexpr std::uint32_t filter_tap(int k) {
+  if constexpr (Scale == 0) {
+    constexpr std::uint16_t t[17] = {489,  935,  1640, 2640, 3896, 5274, 6547, 7455, 7784,
+                                     7455, 6547, 5274, 3896, 2640, 1640, 935,  489};
+    return t[k];
+  } else if constexpr (Scale == 1) {
+    constexpr std::uint16_t t[9] = {1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244};
+    return t[k];
+  } else if constexpr (Scale == 2) {
+    constexpr std::uint16_t t[5] = {3571, 16004, 26386, 16004, 3571};
+    return t[k];
+  } else {
+    static_assert(Scale == 3);
+    constexpr std::uint16_t t[3] = {10904, 43728, 10904};
+    return t[k];
+  }
+}
+
+// Reflection without repeating the edge; valid for -size < idx < 2 size - 1.
+EXACTVMAF_HD_INLINE int mirror(int idx, int size) {
+  if (idx < 0) return -idx;
+  if (idx >= size) return 2 * size - idx - 2;
+  return idx;
+}
+
+// ---- fixed-point log2 ------------------------------------------------------
+
+// Upstream's table holds round(log2f(i) * 2048) for i = 32767..65535; the
+// lookups only ever read i = 32768..65535, which is what ours holds (64 KiB:
+// fits a device's constant memory), entry i - 32768.
+inline constexpr unsigned log2_table_first = 32768;
+inline constexpr unsigned log2_table_size = 32768;
+
+EXACTVMAF_HD_INLINE int leading_zeros_u32(std::uint32_t x) {
+#if EXACTVMAF_DEVICE_CODE
+  return __clz(static_cast<int>(x));
+#else
+  return __builtin_clz(x);
+#endif
+}
+
+EXACTVMAF_HD_INLINE int leading_zeros_u64(std::uint64_t x) {
+#if EXACTVMAF_DEVICE_CODE
+  return __clzll(static_cast<long long>(x));
+#else
+  return __builtin_clzll(x);
+#endif
+}
+
+// 2048 log2(x) from the top 16 bits of x (upstream's log2_32); x >= 2^16.
+EXACTVMAF_HD_INLINE std::int32_t log2_q11_u32(const std::uint16_t* table, std::uint32_t x) {
+  const int k = 16 - leading_zeros_u32(x);
+  return static_cast<std::int32_t>(table[(x >> k) - log2_table_first]) + 2048 * k;
+}
+
+// The same for 64-bit x (upstream's log2_64); x >= 2^17.
+EXACTVMAF_HD_INLINE std::int32_t log2_q11_u64(const std::uint16_t* table, std::uint64_t x) {
+  const int k = 48 - leading_zeros_u64(x);
+  return static_cast<std::int32_t>(table[static_cast<std::uint32_t>(x >> k) - log2_table_first]) + 2048 * k;
+}
+
+// fp64 island of the table: upstream's (uint16_t)round(f * 2048) for the float
+// f = log2f(i) in [15, 16): f * 2048 is exact, and f * 2048 + 0.5 is exact in
+// double, so truncating it rounds half away from zero.
+EXACTVMAF_HD_INLINE std::uint16_t log2_table_entry_from_log2f(float log2f_of_i) {
+  const double scaled = static_cast<double>(log2f_of_i * 2048.0f);
+  return static_cast<std::uint16_t>(static_cast<std::uint32_t>(scaled + 0.5));
+}
+
+// ---- fp64 islands of the per-pixel statistic -------------------------------
+
+// x86's conversions (cvttsd2si): truncation toward zero, and the "integer
+// indefinite" value (the most negative integer) for NaN and out-of-range
+// input. Upstream's C leaves those undefined; its x86 build does this.
+EXACTVMAF_HD_INLINE std::int32_t f64_to_i32_trunc_x86(double x) {
+  if (!(x > -2147483649.0 && x < 2147483648.0)) return INT32_MIN;
+  return static_cast<std::int32_t>(x);
+}
+
+EXACTVMAF_HD_INLINE std::int64_t f64_to_i64_trunc_x86(double x) {
+  if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) return INT64_MIN;
+  return static_cast<std::int64_t>(x);
+}
+
+// Upstream's epsilon `65536 * 1.0e-10`, a double product rounded once.
+inline constexpr double gain_eps = 65536 * 1.0e-10;
+
+// g = sigma12 / (sigma1_sq + eps): the sum and the quotient each rounded to
+// double.
+EXACTVMAF_HD_INLINE double gain_f64(std::int32_t sigma12, std::int32_t sigma1_sq) {
+  return static_cast<double>(sigma12) / (static_cast<double>(sigma1_sq) + gain_eps);
+}
+
+// sv_sq = (int32_t)(sigma2_sq - g * sigma12): product and difference rounded
+// to double, then truncated.
+EXACTVMAF_HD_INLINE std::int32_t residual_variance_i32(std::int32_t sigma2_sq, double g, std::int32_t sigma12) {
+  return f64_to_i32_trunc_x86(static_cast<double>(sigma2_sq) - g * static_cast<double>(sigma12));
+}
+
+// (int64_t)(g * g * sigma1_sq): (g * g) rounded, times sigma1_sq rounded,
+// truncated.
+EXACTVMAF_HD_INLINE std::int64_t gain_sq_variance_i64(double g, std::int32_t sigma1_sq) {
+  return f64_to_i64_trunc_x86(g * g * static_cast<double>(sigma1_sq));
+}
+
+// libvmaf's MIN(g, limit): the limit when g is not less (ties, NaN).
+EXACTVMAF_HD_INLINE double min_gain(double g, double limit) { return g < limit ? g : limit; }
+
+// The per-scale accumulators (upstream's VifResiduals); integers, so the
+// pixels may be visited in any order.
+struct Residuals {
+  std::int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
+  EXACTVMAF_HD_INLINE void add(const Residuals& o) {
+    num_log += o.num_log;
+    den_log += o.den_log;
+    num_non_log += o.num_non_log;
+    den_non_log += o.den_non_log;
+  }
+};
+
+// One pixel's contribution from its variances and covariance.
+EXACTVMAF_HD_INLINE void accumulate_pixel(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12,
+                                          double gain_limit, const std::uint16_t* log2_table, Residuals& r) {
+  if (sigma2_sq < 0) sigma2_sq = 0;
+  if (sigma1_sq >= sigma_nsq) {
+    // sigma1_sq <= 2^31 - 1, so the sum is at most 2^31 + 2^17: unsigned, as
+    // upstream's int addition wraps to the same bits.
+    r.den_log += log2_q11_u32(log2_table, static_cast<std::uint32_t>(sigma_nsq) + static_cast<std::uint32_t>(sigma1_sq)) -
+                 log2_sigma_nsq_q11;
+    if (sigma12 > 0 && sigma2_sq > 0) {
+      const double g_raw = gain_f64(sigma12, sigma1_sq);
+      std::int32_t sv_sq = residual_variance_i32(sigma2_sq, g_raw, sigma12);
+      if (sv_sq < 0) sv_sq = 0;
+      const double g = min_gain(g_raw, gain_limit);
+      const std::uint32_t numer1 = static_cast<std::uint32_t>(sv_sq) + static_cast<std::uint32_t>(sigma_nsq);
+      const std::int64_t numer1_tmp = gain_sq_variance_i64(g, sigma1_sq) + numer1;
+      r.num_log += log2_q11_u64(log2_table, static_cast<std::uint64_t>(numer1_tmp)) -
+                   log2_q11_u64(log2_table, numer1);
+    }
+  } else {
+    r.num_non_log += sigma2_sq;
+    r.den_non_log += 1;
+  }
+}
+
+// Variances and covariance from the filtered sums of one pixel: mu (the
+// filtered samples, 32 fractional bits against the squares' 16) and the
+// filtered squares/product before their final rounding shift.
+struct Sigmas {
+  std::int32_t sigma1_sq, sigma2_sq, sigma12;
+};
+
+EXACTVMAF_HD_INLINE Sigmas sigmas_from_sums(std::uint32_t mu1, std::uint32_t mu2, std::uint64_t xx, std::uint64_t yy,
+                                            std::uint64_t xy) {
+  constexpr std::uint64_t half32 = std::uint64_t{1} << 31;
+  const auto mu1_sq = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu1 + half32) >> 32);
+  const auto mu2_sq = static_cast<std::uint32_t>((std::uint64_t{mu2} * mu2 + half32) >> 32);
+  const auto mu1_mu2 = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu2 + half32) >> 32);
+  const auto xx_filt = static_cast<std::uint32_t>((xx + 32768) >> 16);
+  const auto yy_filt = static_cast<std::uint32_t>((yy + 32768) >> 16);
+  const auto xy_filt = static_cast<std::uint32_t>((xy + 32768) >> 16);
+  // Unsigned differences reinterpreted as int32 (modular in C++20, as upstream's gcc build).
+  return {static_cast<std::int32_t>(xx_filt - mu1_sq), static_cast<std::int32_t>(yy_filt - mu2_sq),
+          static_cast<std::int32_t>(xy_filt - mu1_mu2)};
+}
+
+// ---- the statistic of one scale ---------------------------------------------
+
+// Scratch for one row of vertical sums; each array holds w + 2 row_pad
+// entries, column j at [row_pad + j].
+struct StatRow {
+  std::uint32_t* mu1;
+  std::uint32_t* mu2;
+  std::uint32_t* xx;
+  std::uint32_t* yy;
+  std::uint32_t* xy;
+};
+
+// The vertical pass's rounding: scale 0 brings samples of bpc bits to 16 bits
+// (and squares to 32), later scales already hold 16-bit values.
+struct VerticalShifts {
+  unsigned mu_shift;
+  std::uint32_t mu_round;
+  unsigned sq_shift;
+  std::uint64_t sq_round;
+};
+
+EXACTVMAF_HD_INLINE VerticalShifts statistic_shifts(int scale, unsigned bpc) {
+  if (scale == 0) {
+    const unsigned sq_shift = (bpc - 8) * 2;
+    return {bpc, std::uint32_t{1} << (bpc - 1), sq_shift, sq_shift == 0 ? 0 : std::uint64_t{1} << (sq_shift - 1)};
+  }
+  return {16, 32768, 16, 32768};
+}
+
+// ---- per-sample filter helpers (the row functions below and the CUDA kernels
+// both go through these) ----------------------------------------------------
+
+// One column of the vertical pass, as stored in a StatRow.
+struct VerticalSums {
+  std::uint32_t mu1, mu2, xx, yy, xy;
+};
+
+// Vertical pass of one column at `Scale`: x_at(k) / y_at(k) give the
+// reference / distorted sample of the filter's k-th row (top to bottom).
+// SqAcc: uint32_t is exact for 8-bit samples (65536 * 255^2 < 2^32),
+// uint64_t otherwise.
+template <int Scale, class SqAcc, class RefAt, class DisAt>
+EXACTVMAF_HD_INLINE VerticalSums vertical_sums(const RefAt& x_at, const DisAt& y_at, VerticalShifts s) {
+  constexpr int width = filter_width(Scale);
+  std::uint32_t mu1 = 0, mu2 = 0;
+  SqAcc xx = 0, yy = 0, xy = 0;
+  for (int k = 0; k < width; ++k) {
+    const std::uint32_t x = x_at(k), y = y_at(k);
+    const std::uint32_t fx = filter_tap<Scale>(k) * x, fy = filter_tap<Scale>(k) * y;
+    mu1 += fx;
+    mu2 += fy;
+    xx += static_cast<SqAcc>(fx) * x;
+    yy += static_cast<SqAcc>(fy) * y;
+    xy += static_cast<SqAcc>(fx) * y;
+  }
+  return {static_cast<std::uint16_t>((mu1 + s.mu_round) >> s.mu_shift),
+          static_cast<std::uint16_t>((mu2 + s.mu_round) >> s.mu_shift),
+          static_cast<std::uint32_t>((xx + s.sq_round) >> s.sq_shift),
+          static_cast<std::uint32_t>((yy + s.sq_round) >> s.sq_shift),
+          static_cast<std::uint32_t>((xy + s.sq_round) >> s.sq_shift)};
+}
+
+// Horizontal pass of one pixel at `Scale`: v_at(k) gives the VerticalSums of
+// column j - radius + k (mirrored). Returns the variances and covariance.
+template <int Scale, class VAt>
+EXACTVMAF_HD_INLINE Sigmas horizontal_sigmas(const VAt& v_at) {
+  constexpr int width = filter_width(Scale);
+  std::uint32_t mu1 = 0, mu2 = 0;
+  std::uint64_t xx = 0, yy = 0, xy = 0;
+  for (int k = 0; k < width; ++k) {
+    const std::uint32_t tap = filter_tap<Scale>(k);
+    const VerticalSums v = v_at(k);
+    mu1 += tap * v.mu1;
+    mu2 += tap * v.mu2;
+    xx += std::uint64_t{tap} * v.xx;
+    yy += std::uint64_t{tap} * v.yy;
+    xy += std::uint64_t{tap} * v.xy;
+  }
+  return sigmas_from_sums(mu1, mu2, xx, yy, xy);
+}
+
+// One filtered value of the decimation at scale `To`: at(k) gives the k-th
+// sample under the filter; (sum + round) >> shift, kept to 16 bits.
+template <int To, class At>
+EXACTVMAF_HD_INLINE std::uint16_t decimation_sample(const At& at, unsigned shift, std::uint32_t round) {
+  constexpr int width = filter_width(To);
+  std::uint32_t acc = 0;
+  for (int k = 0; k < width; ++k) acc += filter_tap<To>(k) * static_cast<std::uint32_t>(at(k));
+  return static_cast<std::uint16_t>((acc + round) >> shift);
+}
+
+// The decimation's vertical rounding: scale 0's bpc-bit samples to 16 bits,
+// later planes already hold 16-bit values. Its horizontal pass always uses
+// (16, 32768).
+EXACTVMAF_HD_INLINE unsigned decimation_vertical_shift(int to, unsigned bpc) { return to == 1 ? bpc : 16u; }
+
+// Vertical pass of row i at `Scale` over columns [j0, j1): filtered samples,
+// squares and product into t (unpadded columns).
+template <int Scale, class Sample, class SqAcc>
+EXACTVMAF_HD inline void statistic_vertical(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                            std::ptrdiff_t dis_stride, unsigned h, unsigned i, VerticalShifts s,
+                                            unsigned j0, unsigned j1, const StatRow& t) {
+  constexpr int width = filter_width(Scale), radius = width / 2;
+  const Sample* r[width];
+  const Sample* d[width];
+  for (int k = 0; k < width; ++k) {
+    const std::ptrdiff_t row = mirror(static_cast<int>(i) - radius + k, static_cast<int>(h));
+    r[k] = ref + row * ref_stride;
+    d[k] = dis + row * dis_stride;
+  }
+  for (unsigned j = j0; j < j1; ++j) {
+    const VerticalSums v =
+        vertical_sums<Scale, SqAcc>([&](int k) { return r[k][j]; }, [&](int k) { return d[k][j]; }, s);
+    t.mu1[row_pad + j] = v.mu1;
+    t.mu2[row_pad + j] = v.mu2;
+    t.xx[row_pad + j] = v.xx;
+    t.yy[row_pad + j] = v.yy;
+    t.xy[row_pad + j] = v.xy;
+  }
+}
+
+// Mirrors `radius` columns at both ends of a row of w values stored from
+// row[row_pad] on (upstream's PADDING_SQ_DATA).
+EXACTVMAF_HD_INLINE void pad_row(std::uint32_t* row, unsigned w, int radius) {
+  std::uint32_t* c = row + row_pad;
+  const int last = static_cast<int>(w) - 1;
+  for (int f = 1; f <= radius; ++f) {
+    c[-f] = c[f];
+    c[last + f] = c[last - f];
+  }
+}
+
+// Horizontal pass and per-pixel statistic of columns [j0, j1) of a padded
+// row of vertical sums.
+template <int Scale>
+EXACTVMAF_HD inline void statistic_horizontal(const StatRow& t, unsigned j0, unsigned j1, double gain_limit,
+                                              const std::uint16_t* log2_table, Residuals& r) {
+  constexpr int radius = filter_width(Scale) / 2;
+  for (unsigned j = j0; j < j1; ++j) {
+    const unsigned base = row_pad + j - radius;
+    const Sigmas s = horizontal_sigmas<Scale>([&](int k) {
+      return VerticalSums{t.mu1[base + k], t.mu2[base + k], t.xx[base + k], t.yy[base + k], t.xy[base + k]};
+    });
+    accumulate_pixel(s.sigma1_sq, s.sigma2_sq, s.sigma12, gain_limit, log2_table, r);
+  }
+}
+
+// Residuals of row i of a w x h plane pair at `Scale`.
+template <int Scale, class Sample, class SqAcc>
+EXACTVMAF_HD inline Residuals statistic_row(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                            std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i, unsigned bpc,
+                                            double gain_limit, const std::uint16_t* log2_table, const StatRow& t) {
+  constexpr int radius = filter_width(Scale) / 2;
+  statistic_vertical<Scale, Sample, SqAcc>(ref, ref_stride, dis, dis_stride, h, i, statistic_shifts(Scale, bpc), 0,
+                                           w, t);
+  pad_row(t.mu1, w, radius);
+  pad_row(t.mu2, w, radius);
+  pad_row(t.xx, w, radius);
+  pad_row(t.yy, w, radius);
+  pad_row(t.xy, w, radius);
+  Residuals r;
+  statistic_horizontal<Scale>(t, 0, w, gain_limit, log2_table, r);
+  return r;
+}
+
+// ---- filtering and decimation between scales --------------------------------
+
+// Scratch for one row of the decimation filter: w + 2 row_pad entries each.
+struct ConvolveRow {
+  std::uint32_t* ref;
+  std::uint32_t* dis;
+};
+
+// Output row i (source row 2i) of the decimation from a w x h plane pair to
+// scale `To` (1..3), filtered with scale To's taps: out[j] for j < w / 2 is
+// the filtered value at source column 2j. The vertical pass brings scale 0's
+// bpc-bit samples to 16 bits; later planes already hold 16-bit values.
+template <int To, class Sample>
+EXACTVMAF_HD inline void decimate_row(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                      std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i, unsigned bpc,
+                                      const ConvolveRow& t, std::uint16_t* out_ref, std::uint16_t* out_dis) {
+  constexpr int width = filter_width(To), radius = width / 2;
+  const unsigned shift = decimation_vertical_shift(To, bpc);
+  const std::uint32_t round = std::uint32_t{1} << (shift - 1);
+  const Sample* r[width];
+  const Sample* d[width];
+  for (int k = 0; k < width; ++k) {
+    const std::ptrdiff_t row = mirror(2 * static_cast<int>(i) - radius + k, static_cast<int>(h));
+    r[k] = ref + row * ref_stride;
+    d[k] = dis + row * dis_stride;
+  }
+  for (unsigned j = 0; j < w; ++j) {
+    t.ref[row_pad + j] = decimation_sample<To>([&](int k) { return r[k][j]; }, shift, round);
+    t.dis[row_pad + j] = decimation_sample<To>([&](int k) { return d[k][j]; }, shift, round);
+  }
+  pad_row(t.ref, w, radius);
+  pad_row(t.dis, w, radius);
+  for (unsigned jo = 0; jo < w / 2; ++jo) {
+    const unsigned base = row_pad + 2 * jo - radius;
+    out_ref[jo] = decimation_sample<To>([&](int k) { return t.ref[base + k]; }, 16, 32768);
+    out_dis[jo] = decimation_sample<To>([&](int k) { return t.dis[base + k]; }, 16, 32768);
+  }
+}
+
+// ---- per-frame tail -----------------------------------------------------------
+
+struct ScaleScore {
+  float num, den;
+};
+
+// num = num_log / 2048 + (den_non_log - num_non_log / 16384 / 65025) and
+// den = den_log / 2048 + den_non_log, evaluated in double, stored to float.
+EXACTVMAF_HD_INLINE ScaleScore scale_score(const Residuals& r) {
+  const double num = static_cast<double>(r.num_log) / 2048.0 +
+                     (static_cast<double>(r.den_non_log) - (static_cast<double>(r.num_non_log) / 16384.0) / 65025.0);
+  const double den = static_cast<double>(r.den_log) / 2048.0 + static_cast<double>(r.den_non_log);
+  return {static_cast<float>(num), static_cast<float>(den)};
+}
+
+// integer_vif_scaleN: the float quotient.
+EXACTVMAF_HD_INLINE double scale_value(ScaleScore s) { return static_cast<double>(s.num / s.den); }
+
+// The debug outputs: sums of the scales' floats in double, scale order.
+struct FrameTotals {
+  double num, den, score;
+};
+
+EXACTVMAF_HD_INLINE FrameTotals frame_totals(const ScaleScore* s, bool skip_scale0) {
+  double num, den;
+  if (skip_scale0) {
+    num = static_cast<double>(s[1].num) + static_cast<double>(s[2].num) + static_cast<double>(s[3].num);
+    den = static_cast<double>(s[1].den) + static_cast<double>(s[2].den) + static_cast<double>(s[3].den);
+  } else {
+    num = static_cast<double>(s[0].num) + static_cast<double>(s[1].num) + static_cast<double>(s[2].num) +
+          static_cast<double>(s[3].num);
+    den = static_cast<double>(s[0].den) + static_cast<double>(s[1].den) + static_cast<double>(s[2].den) +
+          static_cast<double>(s[3].den);
+  }
+  return {num, den, den == 0.0 ? 1.0 : num / den};
+}
+
+}  // namespace exactvmaf::vif

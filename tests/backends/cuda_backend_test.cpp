@@ -1,0 +1,360 @@
+// The CUDA backend against the CPU, bit for bit: integer motion with every
+// option set the goldens use on every fixture pair, 1 and 4 threads, graphs
+// on and off, two runs at once in one process, synthetic frames wider than a
+// kernel block and at the extremes of each bit depth; and the error paths
+// (no device, bad --gpu, a feature without CUDA, --backend auto's fallback),
+// which also run in CPU-only builds. A test that needs a GPU and finds none
+// skips with "no CUDA device: <problem>".
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "support/fixtures.hpp"
+#include "support/golden.hpp"
+#include "support/synthetic.hpp"
+
+namespace exactvmaf::test {
+namespace {
+
+// Empty when a CUDA device can run this build's kernels.
+const std::string& device_problem() {
+  static const std::string problem = [] {
+    const CudaStatus s = cuda_status();
+    return s.devices.empty() ? s.problem : std::string();
+  }();
+  return problem;
+}
+
+#define REQUIRE_CUDA_DEVICE() \
+  if (!device_problem().empty()) GTEST_SKIP() << "no CUDA device: " << device_problem()
+
+// The motion runs of tools/fixtures/run_goldens.py (motion_psnr aside: psnr
+// has no CUDA version; its fallback is tested below).
+const std::map<std::string, GoldenRun>& motion_runs() {
+  static const std::map<std::string, GoldenRun> runs = {
+      {"motion", {{"motion"}}},
+      {"motion_debug", {{"motion=debug=true"}}},
+      {"motion_blend", {{"motion=motion_blend_factor=0.5:motion_blend_offset=1.5"}}},
+      {"motion_moving_average", {{"motion=motion_moving_average=true"}}},
+      {"motion_fps_weight_max_val", {{"motion=motion_fps_weight=2.5:motion_max_val=3"}}},
+      {"motion_five_frame_window", {{"motion=motion_five_frame_window=true:debug=true"}}},
+      {"motion_five_frame_window_mma_blend",
+       {{"motion=motion_five_frame_window=true:motion_moving_average=true:motion_blend_factor=0.25:"
+         "motion_blend_offset=2"}}},
+      {"motion_force_zero", {{"motion=motion_force_zero=true"}}},
+      {"motion_subsample2", {{"motion"}, 2}},
+      {"motion_five_frame_window_subsample3", {{"motion=motion_five_frame_window=true"}, 3}},
+      {"motion_frame_cnt3", {{"motion"}, 1, 3}},
+      {"motion_threads2", {{"motion"}, 1, 0, 2}},
+  };
+  return runs;
+}
+
+RunOptions options_of(const GoldenRun& run, Backend backend, unsigned threads) {
+  RunOptions o;
+  o.subsample = run.subsample;
+  o.frame_cnt = run.frame_cnt;
+  o.threads = threads;
+  o.backend = backend;
+  return o;
+}
+
+// Every frame value and aggregate, same names in the same order; counts the
+// values compared so a vacuous comparison fails.
+std::size_t expect_same_bits(const RunResult& cpu, const RunResult& other, const std::string& what) {
+  EXPECT_EQ(other.frames, cpu.frames) << what;
+  EXPECT_EQ(other.scores.metric_count(), cpu.scores.metric_count()) << what;
+  std::size_t compared = 0, differing = 0;
+  std::string first;
+  for (std::size_t id = 0; id < std::min(cpu.scores.metric_count(), other.scores.metric_count()); ++id) {
+    EXPECT_EQ(other.scores.metric_name(id), cpu.scores.metric_name(id)) << what;
+    for (std::uint64_t f = 0; f < std::min(cpu.frames, other.frames); ++f) {
+      const auto a = cpu.scores.get(id, f), b = other.scores.get(id, f);
+      EXPECT_EQ(a.has_value(), b.has_value()) << what << " frame " << f << " " << cpu.scores.metric_name(id);
+      if (!a || !b) continue;
+      ++compared;
+      if (!same_bits(*a, *b)) {
+        ++differing;
+        if (first.empty())
+          first = fmt::format("frame {} {}: cpu {:.17g} cuda {:.17g}", f, cpu.scores.metric_name(id), *a, *b);
+      }
+    }
+  }
+  EXPECT_EQ(differing, 0u) << what << ": " << differing << " of " << compared << " values differ; first " << first;
+  EXPECT_EQ(other.scores.aggregates().size(), cpu.scores.aggregates().size()) << what;
+  for (std::size_t a = 0; a < std::min(cpu.scores.aggregates().size(), other.scores.aggregates().size()); ++a)
+    EXPECT_TRUE(same_bits(other.scores.aggregates()[a].second, cpu.scores.aggregates()[a].second)) << what;
+  return compared;
+}
+
+// ---- motion on every fixture pair and option set ----------------------------
+
+std::vector<GoldenCase> motion_cases() { return golden_cases_for(motion_runs()); }
+
+class CudaMotionGolden : public ::testing::TestWithParam<GoldenCase> {};
+
+TEST_P(CudaMotionGolden, SameBitsAsCpuAndR) {
+  REQUIRE_CUDA_DEVICE();
+  const auto& c = GetParam();
+  const auto pair = fixture_pair(c.pair);
+  ASSERT_TRUE(pair);
+  const GoldenRun& run = motion_runs().at(c.run);
+  const RunResult cpu = run_fixture(*pair, run.features, options_of(run, Backend::cpu, 1));
+  for (unsigned threads : {1u, 4u}) {
+    const RunResult gpu = run_fixture(*pair, run.features, options_of(run, Backend::cuda, threads));
+    EXPECT_EQ(gpu.backend, Backend::cuda);
+    EXPECT_GT(expect_same_bits(cpu, gpu, fmt::format("{}/{} threads {}", c.pair, c.run, threads)), 0u);
+    // And against R's golden numbers directly.
+    const auto r = read_json(golden_dir() / "r" / c.pair / (c.run + ".json"));
+    const GoldenComparison vs_r = compare_with_golden(r, gpu, run.subsample);
+    EXPECT_EQ(vs_r.differing, 0u) << "first: " << vs_r.first_difference;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, CudaMotionGolden, ::testing::ValuesIn(motion_cases()),
+                         [](const auto& i) { return golden_case_name(i.param); });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CudaMotionGolden);
+
+TEST(CudaMotionGoldenSet, IsPresent) {
+  EXPECT_EQ(motion_cases().size(), 12u * 8u + 4u);  // 8 option sets on each pair, 4 more on c01
+}
+
+TEST(CudaMotion, GraphsOffGiveSameBits) {
+  REQUIRE_CUDA_DEVICE();
+  for (const auto& pair : fixture_pairs()) {
+    const std::vector<std::string> f = {"motion=motion_five_frame_window=true:debug=true"};
+    RunOptions cpu_opts, direct;
+    cpu_opts.threads = 1;
+    direct.backend = Backend::cuda;
+    direct.cuda_graphs = false;
+    direct.threads = 2;
+    expect_same_bits(run_fixture(pair, f, cpu_opts), run_fixture(pair, f, direct), pair.name + " without graphs");
+  }
+}
+
+// Two run() calls at once on two threads (and so two sets of streams, graphs
+// and pinned pools on one device), each compared with its CPU result.
+TEST(CudaMotion, TwoConcurrentRunsInOneProcess) {
+  REQUIRE_CUDA_DEVICE();
+  const auto pairs = fixture_pairs();
+  ASSERT_GE(pairs.size(), 2u);
+  const std::vector<std::string> fa = {"motion=debug=true"};
+  const std::vector<std::string> fb = {"motion=motion_five_frame_window=true:motion_moving_average=true"};
+  for (std::size_t k = 0; k + 1 < pairs.size(); k += 2) {
+    RunOptions cpu_opts;
+    cpu_opts.threads = 1;
+    const RunResult cpu_a = run_fixture(pairs[k], fa, cpu_opts);
+    const RunResult cpu_b = run_fixture(pairs[k + 1], fb, cpu_opts);
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      RunResult gpu_a, gpu_b;
+      std::string error_a, error_b;
+      auto go = [](const FixturePair& p, const std::vector<std::string>& f, unsigned threads, RunResult& out,
+                   std::string& error) {
+        try {
+          RunOptions o;
+          o.backend = Backend::cuda;
+          o.threads = threads;
+          out = run_fixture(p, f, o);
+        } catch (const std::exception& e) {
+          error = e.what();
+        }
+      };
+      std::thread ta(go, std::cref(pairs[k]), std::cref(fa), 3u, std::ref(gpu_a), std::ref(error_a));
+      std::thread tb(go, std::cref(pairs[k + 1]), std::cref(fb), 2u, std::ref(gpu_b), std::ref(error_b));
+      ta.join();
+      tb.join();
+      ASSERT_EQ(error_a, "");
+      ASSERT_EQ(error_b, "");
+      expect_same_bits(cpu_a, gpu_a, pairs[k].name + " (concurrent)");
+      expect_same_bits(cpu_b, gpu_b, pairs[k + 1].name + " (concurrent)");
+    }
+  }
+}
+
+// Frames wider than one 256-column block, odd sizes, the smallest plane, and
+// samples at 0 and the maximum of each bit depth (the largest sums the
+// kernels must hold).
+TEST(CudaMotion, SyntheticSizesAndExtremes) {
+  REQUIRE_CUDA_DEVICE();
+  struct Shape {
+    unsigned w, h, bpc;
+  };
+  const Shape shapes[] = {{3, 3, 8},     {5, 4, 8},      {255, 9, 8},   {256, 7, 8},  {257, 5, 10},
+                          {513, 17, 12}, {1000, 11, 16}, {777, 33, 8},  {300, 3, 16}, {1030, 6, 14}};
+  for (const auto& s : shapes) {
+    const unsigned maxv = (1u << s.bpc) - 1;
+    for (int mode = 0; mode < 3; ++mode) {
+      // mode 0: random; 1: 0/max checkerboard flipping every frame; 2: near-equal frames
+      auto fn = [=](std::uint64_t frame, unsigned plane, unsigned x, unsigned y) -> unsigned {
+        std::uint64_t h = (frame * 0x9E3779B97F4A7C15ull) ^ (std::uint64_t{plane} << 48) ^ (std::uint64_t{y} << 24) ^ x;
+        h ^= h >> 29;
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 32;
+        if (mode == 0) return static_cast<unsigned>(h % (maxv + 1));
+        if (mode == 1) return ((x + y + frame) & 1) ? maxv : 0u;
+        return static_cast<unsigned>((x * 7 + y * 3) % (maxv + 1) + (h % 3 == 0 && (x * 7 + y * 3) % (maxv + 1) < maxv));
+      };
+      const VideoFormat fmt{s.w, s.h, PixelFormat::yuv420, s.bpc};
+      auto run_with = [&](Backend b, unsigned threads) {
+        SyntheticReader ref("ref", fmt, 6, fn), dist("dist", fmt, 6, [](auto...) { return 0u; });
+        std::vector<FeatureRequest> req{parse_feature_request("motion=debug=true")};
+        RunOptions o;
+        o.backend = b;
+        o.threads = threads;
+        return run(ref, dist, std::move(req), o);
+      };
+      const RunResult cpu = run_with(Backend::cpu, 1);
+      const RunResult gpu = run_with(Backend::cuda, 3);
+      EXPECT_GT(expect_same_bits(cpu, gpu, fmt::format("{}x{} {}-bit mode {}", s.w, s.h, s.bpc, mode)), 0u);
+      // Not all zero: the comparison has teeth (near-equal 16-bit frames may blur to 0).
+      if (mode < 2) {
+        EXPECT_GT(*cpu.scores.get(0, 1), 0.) << s.w << "x" << s.h << " mode " << mode;
+      }
+    }
+  }
+}
+
+// ---- backend choice and errors (every build) --------------------------------
+
+TEST(CudaBackend, AutoFallsBackToCpuWithOneWarning) {
+  const auto pair = fixture_pair("c01_176x144_8b_420");
+  ASSERT_TRUE(pair);
+  // psnr has no CUDA version: auto runs everything on the cpu, saying why.
+  std::vector<std::string> warnings;
+  RunOptions o;
+  o.backend = Backend::automatic;
+  o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+  const RunResult r = run_fixture(*pair, {"psnr", "motion"}, o);
+  EXPECT_EQ(r.backend, Backend::cpu);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("--backend auto"), std::string::npos) << warnings[0];
+  if (device_problem().empty()) {
+    EXPECT_NE(warnings[0].find("psnr"), std::string::npos) << warnings[0];
+  }
+  RunOptions cpu_opts;
+  cpu_opts.threads = 1;
+  expect_same_bits(run_fixture(*pair, {"psnr", "motion"}, cpu_opts), r, "auto fallback");
+}
+
+TEST(CudaBackend, AutoUsesCudaWhenEveryFeatureCan) {
+  REQUIRE_CUDA_DEVICE();
+  const auto pair = fixture_pair("c01_176x144_8b_420");
+  ASSERT_TRUE(pair);
+  std::vector<std::string> warnings;
+  RunOptions o;
+  o.backend = Backend::automatic;
+  o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+  const RunResult r = run_fixture(*pair, {"motion"}, o);
+  EXPECT_EQ(r.backend, Backend::cuda);
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(CudaBackend, CudaWithoutUsableDeviceIsAnError) {
+  if (device_problem().empty()) GTEST_SKIP() << "a CUDA device is present";
+  const auto pair = fixture_pair("c01_176x144_8b_420");
+  ASSERT_TRUE(pair);
+  RunOptions o;
+  o.backend = Backend::cuda;
+  try {
+    run_fixture(*pair, {"motion"}, o);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("--backend cuda: "), std::string::npos) << m;
+    EXPECT_NE(m.find(device_problem()), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
+}
+
+TEST(CudaBackend, FeatureWithoutCudaIsNamed) {
+  REQUIRE_CUDA_DEVICE();
+  const auto pair = fixture_pair("c01_176x144_8b_420");
+  ASSERT_TRUE(pair);
+  RunOptions o;
+  o.backend = Backend::cuda;
+  try {
+    run_fixture(*pair, {"motion", "psnr"}, o);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("feature psnr has no CUDA version"), std::string::npos) << e.what();
+  }
+}
+
+// ---- the command line --------------------------------------------------------
+
+struct CmdResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+CmdResult cli(const std::string& args) {
+  const auto dir = std::filesystem::temp_directory_path() / ("exactvmaf_backend_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
+  const std::string cmd =
+      std::string("'") + EXACTVMAF_CLI + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
+  const int status = std::system(cmd.c_str());
+  CmdResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+std::string c01_args() {
+  return "-r '" + (fixtures_dir() / "c01_176x144_8b_420_ref.yuv").string() + "' -d '" +
+         (fixtures_dir() / "c01_176x144_8b_420_dist.yuv").string() + "' -w 176 -h 144 -p 420 -b 8 -q --json";
+}
+
+void expect_one_line_error(const CmdResult& r, const std::string& fragment) {
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << "stderr: " << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "stderr: " << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(CudaCli, BackendCudaWithoutDeviceExitsWithOne) {
+  if (device_problem().empty()) GTEST_SKIP() << "a CUDA device is present";
+  expect_one_line_error(cli(c01_args() + " --feature motion --backend cuda"), "--backend cuda: " + device_problem());
+}
+
+TEST(CudaCli, BadGpuIndexExitsWithOne) {
+  const CmdResult r = cli(c01_args() + " --feature motion --backend cuda --gpu 99");
+  // With devices: the index is wrong; without: there is no device at all.
+  expect_one_line_error(r, device_problem().empty() ? "--gpu 99: no such CUDA device" : "--backend cuda: ");
+}
+
+TEST(CudaCli, CudaOutputEqualsCpuOutput) {
+  REQUIRE_CUDA_DEVICE();
+  const std::string f = " --feature motion=debug=true --precision max";
+  const CmdResult cpu = cli(c01_args() + f + " --backend cpu");
+  const CmdResult gpu = cli(c01_args() + f + " --backend cuda --threads 3");
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
+  // The JSON differs only in its "fps" line.
+  auto without_fps = [](std::string s) {
+    const auto at = s.find("\"fps\"");
+    if (at != std::string::npos) s.erase(at, s.find('\n', at) - at);
+    return s;
+  };
+  EXPECT_EQ(without_fps(gpu.out), without_fps(cpu.out));
+  EXPECT_NE(cpu.out.find("integer_motion2"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace exactvmaf::test

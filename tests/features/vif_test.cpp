@@ -1,0 +1,429 @@
+// Integer VIF against the golden numbers of upstream libvmaf
+// (tests/golden/README.md, runs vif*): bit for bit against R, the measured
+// distance to plain upstream; output names and order; thread invariance;
+// scalar == SIMD; the log2 table and the fp64 islands against MPFR.
+#include <gtest/gtest.h>
+#include <mpfr.h>
+
+#include <climits>
+#include <cstring>
+#include <map>
+#include <random>
+
+#include "exactvmaf/simd.hpp"
+#include "features/vif/vif_log2_table.hpp"
+#include "features/vif/vif_math.hpp"
+#include "support/fixtures.hpp"
+#include "support/golden.hpp"
+#include "support/synthetic.hpp"
+
+namespace exactvmaf::test {
+namespace {
+
+// Golden run name -> --feature arguments and run options, as in
+// tools/fixtures/run_goldens.py.
+const std::map<std::string, GoldenRun>& vif_runs() {
+  static const std::map<std::string, GoldenRun> runs = {
+      {"vif", {{"vif"}}},
+      {"vif_debug", {{"vif=debug=true"}}},
+      {"vif_egl_1", {{"vif=vif_enhn_gain_limit=1.0"}}},
+      {"vif_egl_1.5_skip0", {{"vif=vif_enhn_gain_limit=1.5:vif_skip_scale0=true:debug=true"}}},
+  };
+  return runs;
+}
+
+std::vector<GoldenCase> vif_cases() { return golden_cases_for(vif_runs()); }
+
+// Restores the process-wide SIMD cap when a test ends.
+struct SimdLimit {
+  explicit SimdLimit(SimdLevel l) { set_simd_limit(l); }
+  ~SimdLimit() { set_simd_limit(SimdLevel::avx512); }
+};
+
+class VifGolden : public ::testing::TestWithParam<GoldenCase> {};
+
+TEST_P(VifGolden, EqualsRBitForBitAndMeasuresUpstream) {
+  const auto& gc = GetParam();
+  const auto pair = fixture_pair(gc.pair);
+  ASSERT_TRUE(pair) << gc.pair << " missing from tests/fixtures/manifest.json";
+  const GoldenRun& run = vif_runs().at(gc.run);
+  const auto r_path = golden_dir() / "r" / gc.pair / (gc.run + ".json");
+  const auto r = read_json(r_path);
+  const auto upstream_path = golden_dir() / "upstream" / gc.pair / (gc.run + ".json");
+  ASSERT_TRUE(std::filesystem::exists(upstream_path));
+  const auto up = read_json(upstream_path);
+
+  for (SimdLevel level : {SimdLevel::scalar, SimdLevel::avx512}) {
+    SimdLimit limit(level);
+    const RunResult ours = run_golden(*pair, run);
+    ASSERT_EQ(r.at("frames").size(), (ours.frames + run.subsample - 1) / run.subsample);
+    const GoldenComparison vs_r = compare_with_golden(r, ours, run.subsample);
+    EXPECT_EQ(vs_r.differing, 0u) << simd_level_name(simd_level()) << ": " << vs_r.differing << " of "
+                                  << vs_r.values << " values differ from R; first: " << vs_r.first_difference;
+
+    // Same names in libvmaf's order, nothing more.
+    std::vector<std::string> names;
+    for (std::size_t id = 0; id < ours.scores.metric_count(); ++id) names.push_back(ours.scores.metric_name(id));
+    EXPECT_EQ(names, golden_metric_names(r_path));
+
+    if (level == SimdLevel::scalar) {
+      // VIF's only libm call is log2f in the table; a correctly rounded
+      // log2f reproduces glibc's table, so no distance is expected, but it
+      // is measured, not required.
+      const GoldenComparison vs_up = compare_with_golden(up, ours, run.subsample);
+      RecordProperty("upstream_differing", static_cast<int>(vs_up.differing));
+      std::printf("[ distance ] %s/%s: %zu of %zu values differ from upstream (max %lld ulp)\n", gc.pair.c_str(),
+                  gc.run.c_str(), vs_up.differing, vs_up.values, static_cast<long long>(vs_up.max_ulps));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, VifGolden, ::testing::ValuesIn(vif_cases()),
+                         [](const auto& i) { return golden_case_name(i.param); });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(VifGolden);
+
+TEST(VifGoldenSet, IsPresent) {
+  // 4 runs on each of the 12 pairs; an empty set would pass vacuously.
+  EXPECT_EQ(vif_cases().size(), 12u * 4u);
+}
+
+TEST(VifThreads, SameBitsForEveryThreadCount) {
+  for (const auto& pair : fixture_pairs()) {
+    expect_thread_invariant(pair, {"vif=debug=true"});
+    expect_thread_invariant(pair, {"vif=vif_skip_scale0=true:vif_enhn_gain_limit=1.2:debug=true"});
+  }
+}
+
+// ---- names and options -------------------------------------------------------
+
+std::vector<std::string> names_of(const std::string& request, const VideoFormat& fmt) {
+  const FeatureRequest r = parse_feature_request(request);
+  return r.info->create(r.options)->init(fmt);
+}
+
+TEST(VifNames, OrderAndSuffixes) {
+  const VideoFormat fmt{64, 48, PixelFormat::yuv420, 8};
+  EXPECT_EQ(names_of("vif", fmt), (std::vector<std::string>{"integer_vif_scale0", "integer_vif_scale1",
+                                                             "integer_vif_scale2", "integer_vif_scale3"}));
+  const auto debug = names_of("vif=debug=true", fmt);
+  ASSERT_EQ(debug.size(), 15u);
+  EXPECT_EQ(debug[4], "integer_vif");
+  EXPECT_EQ(debug[5], "integer_vif_num");
+  EXPECT_EQ(debug[6], "integer_vif_den");
+  EXPECT_EQ(debug[7], "integer_vif_num_scale0");
+  EXPECT_EQ(debug[14], "integer_vif_den_scale3");
+  // Aliases egl and ssclz, sorted by option name; debug adds no suffix.
+  EXPECT_EQ(names_of("vif=vif_skip_scale0=true:vif_enhn_gain_limit=1.5", fmt)[1], "integer_vif_scale1_egl_1.5_ssclz");
+  EXPECT_EQ(names_of("vif=vif_enhn_gain_limit=1.0:debug=true", fmt)[4], "integer_vif_egl_1");
+  EXPECT_EQ(names_of("vif=vif_enhn_gain_limit=100", fmt)[0], "integer_vif_scale0");
+}
+
+TEST(VifOptions, RangesAreChecked) {
+  EXPECT_THROW(parse_feature_request("vif=vif_enhn_gain_limit=0.99"), Error);
+  EXPECT_THROW(parse_feature_request("vif=vif_enhn_gain_limit=100.5"), Error);
+  EXPECT_THROW(parse_feature_request("vif=vif_skip_scale0=2"), Error);
+  EXPECT_NO_THROW(parse_feature_request("vif=vif_enhn_gain_limit=1:vif_skip_scale0=true"));
+  // The aliases only name the suffix (upstream ignores unknown option names; we reject them).
+  EXPECT_THROW(parse_feature_request("vif=egl=1"), Error);
+}
+
+TEST(VifOptions, TooSmallPlaneIsAnError) {
+  EXPECT_THROW(names_of("vif", VideoFormat{15, 64, PixelFormat::yuv444, 8}), Error);
+  EXPECT_THROW(names_of("vif", VideoFormat{64, 15, PixelFormat::yuv444, 8}), Error);
+  EXPECT_NO_THROW(names_of("vif", VideoFormat{16, 16, PixelFormat::yuv444, 8}));
+}
+
+// ---- pipeline on synthetic frames: flat, and scalar == SIMD ------------------
+
+std::uint32_t mix(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return static_cast<std::uint32_t>(x);
+}
+
+RunResult run_synthetic(const VideoFormat& fmt, std::uint64_t frames, SyntheticReader::SampleFn ref_fn,
+                        SyntheticReader::SampleFn dist_fn, const std::string& feature) {
+  SyntheticReader ref("ref", fmt, frames, std::move(ref_fn)), dist("dist", fmt, frames, std::move(dist_fn));
+  std::vector<FeatureRequest> req{parse_feature_request(feature)};
+  RunOptions o;
+  o.threads = 1;
+  return run(ref, dist, std::move(req), o);
+}
+
+TEST(VifPipeline, FlatFramesScoreOne) {
+  // No variance anywhere: every pixel counts 1 in num and den.
+  const VideoFormat fmt{32, 20, PixelFormat::yuv420, 8};
+  const RunResult r = run_synthetic(fmt, 1, [](auto...) { return 100u; }, [](auto...) { return 90u; },
+                                    "vif=debug=true");
+  const std::pair<const char*, double> expected[] = {
+      {"integer_vif_scale0", 1.0},          {"integer_vif_scale3", 1.0},
+      {"integer_vif_num_scale0", 640.0},    {"integer_vif_den_scale0", 640.0},
+      {"integer_vif_den_scale1", 160.0},    {"integer_vif_den_scale2", 40.0},
+      {"integer_vif_den_scale3", 8.0},      {"integer_vif", 1.0},
+      {"integer_vif_den", 848.0},
+  };
+  for (const auto& [name, value] : expected) {
+    const auto id = r.scores.find_metric(name);
+    ASSERT_TRUE(id) << name;
+    EXPECT_EQ(*r.scores.get(*id, 0), value) << name;
+  }
+}
+
+struct SyntheticCase {
+  VideoFormat fmt;
+  int kind;  // 0: noise + distortion, 1: full-range noise vs its inverse, 2: extremes
+};
+
+// Compares every value of a run at each SIMD level with the scalar run.
+void expect_simd_matches_scalar(const SyntheticCase& sc, const std::string& feature) {
+  const unsigned maxv = (1u << sc.fmt.bitdepth) - 1;
+  auto ref_fn = [=](std::uint64_t f, unsigned p, unsigned x, unsigned y) -> unsigned {
+    const std::uint32_t n = mix((f << 40) ^ (std::uint64_t{p} << 36) ^ (std::uint64_t{y} << 18) ^ x);
+    if (sc.kind == 2) return (n & 1) ? maxv : 0u;
+    if (sc.kind == 1) return n & maxv;
+    // Smooth content plus noise.
+    return ((x * 7 + y * 13 + f * 29) * (maxv / 255) + (n & (maxv >> 3))) & maxv;
+  };
+  auto dist_fn = [=](std::uint64_t f, unsigned p, unsigned x, unsigned y) -> unsigned {
+    const unsigned v = ref_fn(f, p, x, y);
+    if (sc.kind == 1) return maxv - v;
+    if (sc.kind == 2) return (mix(x * 131 + y + f) & 3) == 0 ? maxv - v : v;
+    const std::uint32_t n = mix((f << 41) ^ (std::uint64_t{y} << 20) ^ x ^ 0x5bd1e995);
+    const unsigned blur = (v + ref_fn(f, p, x + 1 < sc.fmt.width ? x + 1 : x, y)) / 2;
+    const unsigned noisy = blur + (n % (maxv / 16 + 1));
+    return noisy > maxv ? maxv : noisy;
+  };
+  RunResult base;
+  {
+    SimdLimit limit(SimdLevel::scalar);
+    base = run_synthetic(sc.fmt, 2, ref_fn, dist_fn, feature);
+  }
+  const RunResult vec = run_synthetic(sc.fmt, 2, ref_fn, dist_fn, feature);
+  ASSERT_EQ(vec.scores.metric_count(), base.scores.metric_count());
+  for (std::size_t id = 0; id < base.scores.metric_count(); ++id)
+    for (std::uint64_t f = 0; f < base.frames; ++f)
+      EXPECT_TRUE(same_bits(*vec.scores.get(id, f), *base.scores.get(id, f)))
+          << sc.fmt.describe() << " kind " << sc.kind << " frame " << f << " " << base.scores.metric_name(id) << ": "
+          << *vec.scores.get(id, f) << " vs scalar " << *base.scores.get(id, f);
+}
+
+TEST(VifSimd, MatchesScalarOnRandomFrames) {
+  std::printf("[ simd ] best level here: %s\n", simd_level_name(simd_level()));
+  for (unsigned bpc : {8u, 10u, 12u, 16u})
+    for (auto [w, h] : {std::pair{16u, 16u}, {37u, 23u}, {67u, 41u}, {130u, 34u}})
+      for (int kind : {0, 1, 2}) expect_simd_matches_scalar({{w, h, PixelFormat::yuv420, bpc}, kind}, "vif=debug=true");
+  expect_simd_matches_scalar({{61, 33, PixelFormat::yuv444, 10}, 0}, "vif=debug=true:vif_enhn_gain_limit=1.0");
+  expect_simd_matches_scalar({{61, 33, PixelFormat::yuv444, 9}, 1}, "vif=debug=true:vif_enhn_gain_limit=1.3");
+}
+
+TEST(VifSimd, MatchesScalarOnFixtures) {
+  for (const auto& pair : fixture_pairs()) {
+    RunResult base;
+    {
+      SimdLimit limit(SimdLevel::scalar);
+      base = run_fixture(pair, {"vif=debug=true"});
+    }
+    const RunResult vec = run_fixture(pair, {"vif=debug=true"});
+    for (std::size_t id = 0; id < base.scores.metric_count(); ++id)
+      for (std::uint64_t f = 0; f < base.frames; ++f)
+        ASSERT_TRUE(same_bits(*vec.scores.get(id, f), *base.scores.get(id, f)))
+            << pair.name << " frame " << f << " " << base.scores.metric_name(id);
+  }
+}
+
+// ---- the log2 table -----------------------------------------------------------
+
+// round(x) as C's round: to nearest, ties away from zero (mpfr_round).
+long mpfr_round_to_long(mpfr_t x) {
+  mpfr_t r;
+  mpfr_init2(r, 64);
+  mpfr_round(r, x);
+  const long v = mpfr_get_si(r, MPFR_RNDN);
+  mpfr_clear(r);
+  return v;
+}
+
+TEST(VifLog2Table, EveryEntryEqualsMpfr) {
+  // Independent of rmath: log2(i) rounded once to float (24 bits) by MPFR,
+  // times 2048 (exact), rounded half away from zero, as upstream's
+  // (uint16_t)round(log2f(i) * 2048).
+  const std::uint16_t* table = vif::log2_table();
+  mpfr_t x;
+  mpfr_init2(x, 24);
+  unsigned mismatches = 0;
+  for (unsigned i = vif::log2_table_first; i < vif::log2_table_first + vif::log2_table_size; ++i) {
+    mpfr_set_ui(x, i, MPFR_RNDN);
+    mpfr_log2(x, x, MPFR_RNDN);
+    mpfr_mul_2ui(x, x, 11, MPFR_RNDN);
+    const long expected = mpfr_round_to_long(x);
+    if (table[i - vif::log2_table_first] != expected && ++mismatches <= 5)
+      ADD_FAILURE() << "log2 table entry " << i << ": " << table[i - vif::log2_table_first] << ", MPFR " << expected;
+  }
+  mpfr_clear(x);
+  EXPECT_EQ(mismatches, 0u);
+  EXPECT_EQ(table[0], 15u * 2048u);
+  EXPECT_EQ(table[vif::log2_table_size - 1], 32768u);  // log2(65535) * 2048 = 32767.96
+}
+
+TEST(VifLog2Table, EntryRoundingIsExhaustiveOverItsFloats) {
+  // Every float in [15, 16] (all values log2f can give for i in 32768..65535).
+  mpfr_t x;
+  mpfr_init2(x, 64);
+  float f = 15.0f;
+  unsigned n = 0;
+  while (f <= 16.0f) {
+    mpfr_set_flt(x, f, MPFR_RNDN);
+    mpfr_mul_2ui(x, x, 11, MPFR_RNDN);
+    const long expected = mpfr_round_to_long(x);
+    ASSERT_EQ(vif::log2_table_entry_from_log2f(f), expected) << f;
+    std::uint32_t b;
+    std::memcpy(&b, &f, 4);
+    ++b;
+    std::memcpy(&f, &b, 4);
+    ++n;
+  }
+  mpfr_clear(x);
+  EXPECT_EQ(n, (1u << 20) + 1);
+}
+
+TEST(VifLog2, LookupsShiftToTheTopSixteenBits) {
+  const std::uint16_t* table = vif::log2_table();
+  // Powers of two are exact: 2048 * k.
+  for (unsigned k = 17; k < 32; ++k) EXPECT_EQ(vif::log2_q11_u32(table, 1u << k), static_cast<std::int32_t>(2048 * k));
+  for (unsigned k = 17; k < 64; ++k)
+    EXPECT_EQ(vif::log2_q11_u64(table, std::uint64_t{1} << k), static_cast<std::int32_t>(2048 * k));
+  // Lower bits are dropped: 0x2ffff >> 2 = 0xbfff.
+  EXPECT_EQ(vif::log2_q11_u32(table, 0x2ffffu), table[0xbfff - 32768] + 2048 * 2);
+  EXPECT_EQ(vif::log2_q11_u64(table, 0xffffffffffffffffULL), table[0xffff - 32768] + 2048 * 48);
+}
+
+// ---- the fp64 islands against MPFR ---------------------------------------------
+
+// MPFR at 53 bits, rounding to nearest after each operation: the same IEEE
+// double operations, evaluated independently.
+struct Mpfr53 {
+  mpfr_t a, b, c;
+  Mpfr53() {
+    mpfr_inits2(53, a, b, c, static_cast<mpfr_ptr>(nullptr));
+  }
+  ~Mpfr53() { mpfr_clears(a, b, c, static_cast<mpfr_ptr>(nullptr)); }
+};
+
+double ref_gain(Mpfr53& m, std::int32_t sigma12, std::int32_t sigma1_sq) {
+  mpfr_set_si(m.a, sigma1_sq, MPFR_RNDN);
+  mpfr_add_d(m.a, m.a, vif::gain_eps, MPFR_RNDN);
+  mpfr_set_si(m.b, sigma12, MPFR_RNDN);
+  mpfr_div(m.b, m.b, m.a, MPFR_RNDN);
+  return mpfr_get_d(m.b, MPFR_RNDN);
+}
+
+// Truncation toward zero; the most negative integer when out of range.
+std::int64_t ref_trunc(Mpfr53& m, mpfr_t x, int bits) {
+  mpfr_trunc(m.c, x);
+  const double lim = bits == 32 ? 2147483648.0 : 9223372036854775808.0;
+  const std::int64_t indefinite = bits == 32 ? INT32_MIN : INT64_MIN;
+  if (mpfr_cmp_d(m.c, lim) >= 0 || mpfr_cmp_d(m.c, -lim) < 0) return indefinite;
+  return mpfr_get_sj(m.c, MPFR_RNDZ);
+}
+
+std::int64_t ref_residual(Mpfr53& m, std::int32_t sigma2_sq, double g, std::int32_t sigma12) {
+  mpfr_set_d(m.a, g, MPFR_RNDN);
+  mpfr_mul_si(m.a, m.a, sigma12, MPFR_RNDN);
+  mpfr_set_si(m.b, sigma2_sq, MPFR_RNDN);
+  mpfr_sub(m.b, m.b, m.a, MPFR_RNDN);
+  return ref_trunc(m, m.b, 32);
+}
+
+std::int64_t ref_gain_sq(Mpfr53& m, double g, std::int32_t sigma1_sq) {
+  mpfr_set_d(m.a, g, MPFR_RNDN);
+  mpfr_mul(m.a, m.a, m.a, MPFR_RNDN);
+  mpfr_mul_si(m.a, m.a, sigma1_sq, MPFR_RNDN);
+  return ref_trunc(m, m.a, 64);
+}
+
+TEST(VifIslands, EqualMpfrOnRandomAndEdgeInputs) {
+  Mpfr53 m;
+  std::mt19937_64 rng(20240611);
+  std::vector<std::int32_t> edges = {1, 2, 3, vif::sigma_nsq - 1, vif::sigma_nsq, vif::sigma_nsq + 1, 65535, 65536,
+                                     1 << 20, (1 << 30) + 1, INT32_MAX - 1, INT32_MAX};
+  std::vector<std::int32_t> signed_edges = edges;
+  for (auto e : edges) signed_edges.push_back(-e);
+  signed_edges.push_back(INT32_MIN);
+  signed_edges.push_back(0);
+  std::size_t n = 0, mismatches = 0;
+  auto check = [&](std::int32_t s1, std::int32_t s2, std::int32_t s12) {
+    ++n;
+    const double g = vif::gain_f64(s12, s1);
+    const double g_ref = ref_gain(m, s12, s1);
+    bool ok = std::bit_cast<std::uint64_t>(g) == std::bit_cast<std::uint64_t>(g_ref);
+    ok = ok && vif::residual_variance_i32(s2, g, s12) == ref_residual(m, s2, g, s12);
+    for (double limit : {1.0, 1.2, 1.5, 100.0}) {
+      const double gl = vif::min_gain(g, limit);
+      ok = ok && vif::gain_sq_variance_i64(gl, s1) == ref_gain_sq(m, gl, s1);
+    }
+    if (!ok && ++mismatches <= 5) ADD_FAILURE() << "sigma1_sq " << s1 << " sigma2_sq " << s2 << " sigma12 " << s12;
+  };
+  // Edges: sigma1_sq >= sigma_nsq, sigma12 > 0 and sigma2_sq > 0 in the
+  // feature; the islands are checked beyond that too.
+  for (auto s1 : edges)
+    for (auto s2 : signed_edges)
+      for (auto s12 : signed_edges) check(s1, s2, s12);
+  std::uniform_int_distribution<std::int32_t> any(INT32_MIN, INT32_MAX);
+  std::uniform_int_distribution<std::int32_t> big(vif::sigma_nsq, INT32_MAX);
+  std::uniform_int_distribution<int> bits(0, 31);
+  for (int k = 0; k < 300000; ++k) {
+    // Magnitudes spread over every exponent, and covariances near the
+    // Cauchy-Schwarz bound, where the residual variance cancels.
+    const std::int32_t s1 = static_cast<std::int32_t>(std::max<std::int64_t>(vif::sigma_nsq, big(rng) >> bits(rng)));
+    const std::int32_t s2 = any(rng) >> bits(rng);
+    std::int32_t s12 = any(rng) >> bits(rng);
+    if (k % 2 == 0 && s2 > 0) {
+      const double bound = static_cast<double>(s1) * static_cast<double>(s2);
+      std::int64_t c = 1;
+      while (static_cast<double>(c) * static_cast<double>(c) < bound && c < INT32_MAX / 2) c *= 2;
+      s12 = static_cast<std::int32_t>(c - (any(rng) & 0xff));
+    }
+    check(s1, s2, s12);
+  }
+  EXPECT_EQ(mismatches, 0u) << " of " << n;
+}
+
+TEST(VifIslands, X86ConversionsOutOfRange) {
+  EXPECT_EQ(vif::f64_to_i32_trunc_x86(2147483647.9), INT32_MAX);
+  EXPECT_EQ(vif::f64_to_i32_trunc_x86(2147483648.0), INT32_MIN);
+  EXPECT_EQ(vif::f64_to_i32_trunc_x86(-2147483648.9), INT32_MIN);
+  EXPECT_EQ(vif::f64_to_i32_trunc_x86(-2147483649.0), INT32_MIN);
+  EXPECT_EQ(vif::f64_to_i32_trunc_x86(-1.9), -1);
+  EXPECT_EQ(vif::f64_to_i32_trunc_x86(std::numeric_limits<double>::quiet_NaN()), INT32_MIN);
+  EXPECT_EQ(vif::f64_to_i64_trunc_x86(9223372036854775808.0), INT64_MIN);
+  EXPECT_EQ(vif::f64_to_i64_trunc_x86(9223372036854774784.0), 9223372036854774784LL);
+  EXPECT_EQ(vif::f64_to_i64_trunc_x86(-9223372036854775808.0), INT64_MIN);
+  EXPECT_EQ(vif::f64_to_i64_trunc_x86(2.5), 2);
+}
+
+TEST(VifTail, ScaleScoreAndTotals) {
+  vif::Residuals r;
+  r.num_log = 2048 * 3;
+  r.den_log = 2048 * 5;
+  r.num_non_log = 16384 * 65025;
+  r.den_non_log = 4;
+  const vif::ScaleScore s = vif::scale_score(r);
+  EXPECT_EQ(s.num, 3.0f + (4.0f - 1.0f));
+  EXPECT_EQ(s.den, 9.0f);
+  EXPECT_EQ(vif::scale_value(s), static_cast<double>(6.0f / 9.0f));
+  const vif::ScaleScore scales[4] = {{1.0f, 2.0f}, {0.5f, 1.0f}, {0.25f, 0.5f}, {0.125f, 0.25f}};
+  const vif::FrameTotals all = vif::frame_totals(scales, false);
+  EXPECT_EQ(all.num, 1.875);
+  EXPECT_EQ(all.den, 3.75);
+  EXPECT_EQ(all.score, 0.5);
+  const vif::FrameTotals skip = vif::frame_totals(scales, true);
+  EXPECT_EQ(skip.num, 0.875);
+  const vif::ScaleScore zero[4] = {};
+  EXPECT_EQ(vif::frame_totals(zero, false).score, 1.0);
+}
+
+}  // namespace
+}  // namespace exactvmaf::test

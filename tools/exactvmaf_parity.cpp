@@ -1,0 +1,188 @@
+// exactvmaf-parity: scores one input on the cpu and on cuda (and optionally
+// cuda with N threads, and cuda without graphs) and compares every per-frame
+// value and aggregate bit for bit. Exit 0: all identical; 1: some value
+// differs; 2: the runs could not be made (bad input, no device).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "exactvmaf/exactvmaf.hpp"
+
+namespace ev = exactvmaf;
+
+namespace {
+
+struct Settings {
+  std::string ref_path, dist_path;
+  std::optional<unsigned> width, height, bitdepth;
+  std::optional<std::string> pix_fmt;
+  std::vector<std::string> features, models;
+  unsigned cpu_threads = 0, cuda_threads = 0, subsample = 1;
+  std::uint64_t frame_cnt = 0;
+  int gpu = 0;
+  bool no_graphs = false, quiet = false;
+};
+
+ev::RunResult run_once(const Settings& s, ev::Backend backend, unsigned threads, bool graphs) {
+  std::optional<ev::RawParams> raw;
+  if (s.width || s.height || s.pix_fmt || s.bitdepth) {
+    if (!s.width || !s.height || !s.pix_fmt || !s.bitdepth)
+      throw ev::Error("raw YUV input needs all of -w, -h, -p and -b");
+    ev::RawParams p;
+    p.width = *s.width;
+    p.height = *s.height;
+    p.bitdepth = *s.bitdepth;
+    if (*s.pix_fmt == "420") p.pix_fmt = ev::PixelFormat::yuv420;
+    else if (*s.pix_fmt == "422") p.pix_fmt = ev::PixelFormat::yuv422;
+    else if (*s.pix_fmt == "444") p.pix_fmt = ev::PixelFormat::yuv444;
+    else throw ev::Error(fmt::format("-p/--pixel_format {}: expected 420, 422 or 444", *s.pix_fmt));
+    raw = p;
+  }
+  auto ref = ev::open_video(s.ref_path, raw);
+  auto dist = ev::open_video(s.dist_path, raw);
+  std::vector<ev::FeatureRequest> features;
+  for (const auto& f : s.features) features.push_back(ev::parse_feature_request(f));
+  ev::RunOptions o;
+  o.backend = backend;
+  o.gpu = s.gpu;
+  o.threads = threads;
+  o.cuda_graphs = graphs;
+  o.subsample = s.subsample;
+  o.frame_cnt = s.frame_cnt;
+  o.on_warning = [](const std::string& w) { std::fprintf(stderr, "exactvmaf-parity: warning: %s\n", w.c_str()); };
+  return ev::run(*ref, *dist, std::move(features), o);
+}
+
+bool same_bits(double a, double b) {
+  if (std::isnan(a) && std::isnan(b)) return true;
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+// Prints one line per metric; returns whether everything is identical.
+bool compare(const std::string& label, const ev::RunResult& cpu, const ev::RunResult& other, bool quiet) {
+  bool all_same = true;
+  std::printf("%s vs cpu (%.1f fps):\n", label.c_str(), other.fps);
+  if (other.frames != cpu.frames) {
+    std::printf("  frame count differs: cpu %llu, %s %llu\n", static_cast<unsigned long long>(cpu.frames),
+                label.c_str(), static_cast<unsigned long long>(other.frames));
+    all_same = false;
+  }
+  const std::uint64_t frames = std::min(cpu.frames, other.frames);
+  for (std::size_t id = 0; id < cpu.scores.metric_count(); ++id) {
+    const std::string& name = cpu.scores.metric_name(id);
+    const auto oid = other.scores.find_metric(name);
+    if (!oid) {
+      std::printf("  %s: missing from %s\n", name.c_str(), label.c_str());
+      all_same = false;
+      continue;
+    }
+    std::uint64_t identical = 0, total = 0;
+    double max_abs = 0;
+    std::optional<std::uint64_t> first;
+    for (std::uint64_t f = 0; f < frames; ++f) {
+      const auto a = cpu.scores.get(id, f), b = other.scores.get(*oid, f);
+      if (!a && !b) continue;  // not computed on this frame (subsample) by either
+      ++total;
+      if (a && b && same_bits(*a, *b)) {
+        ++identical;
+        continue;
+      }
+      if (!first) first = f;
+      const double d = a && b ? std::fabs(*a - *b) : std::numeric_limits<double>::infinity();
+      if (!(d <= max_abs)) max_abs = d;  // NaN counts as the largest
+    }
+    if (identical != total) all_same = false;
+    if (!quiet || identical != total) {
+      std::printf("  %-45s %llu/%llu frames identical, max abs diff %.17g", name.c_str(),
+                  static_cast<unsigned long long>(identical), static_cast<unsigned long long>(total), max_abs);
+      if (first) std::printf(", first differing frame %llu", static_cast<unsigned long long>(*first));
+      std::printf("\n");
+    }
+  }
+  for (std::size_t id = 0; id < other.scores.metric_count(); ++id) {
+    if (!cpu.scores.find_metric(other.scores.metric_name(id))) {
+      std::printf("  %s: only in %s\n", other.scores.metric_name(id).c_str(), label.c_str());
+      all_same = false;
+    }
+  }
+  const auto& ca = cpu.scores.aggregates();
+  const auto& oa = other.scores.aggregates();
+  if (ca.size() != oa.size()) {
+    std::printf("  aggregate metrics differ in number: cpu %zu, %s %zu\n", ca.size(), label.c_str(), oa.size());
+    all_same = false;
+  } else {
+    for (std::size_t a = 0; a < ca.size(); ++a) {
+      const bool same = ca[a].first == oa[a].first && same_bits(ca[a].second, oa[a].second);
+      if (!same) all_same = false;
+      if (!quiet || !same)
+        std::printf("  aggregate %-35s %s (cpu %.17g, %s %.17g)\n", ca[a].first.c_str(), same ? "identical" : "DIFFERS",
+                    ca[a].second, label.c_str(), oa[a].second);
+    }
+  }
+  std::printf("  %s\n", all_same ? "all identical" : "DIFFERENCES");
+  return all_same;
+}
+
+int run_parity(const Settings& s) {
+  if (s.ref_path.empty() || s.dist_path.empty()) throw ev::Error("both -r/--reference and -d/--distorted are required");
+  if (s.features.empty()) throw ev::Error("no feature requested: add --feature NAME");
+  if (!s.models.empty())
+    throw ev::Error(fmt::format("-m/--model {}: VMAF models are not available in this version yet", s.models.front()));
+  if (s.gpu < 0) throw ev::Error(fmt::format("--gpu {}: expected a device index (0, 1, ...)", s.gpu));
+
+  const ev::RunResult cpu = run_once(s, ev::Backend::cpu, s.cpu_threads, true);
+  std::printf("cpu: %llu frames of %s, %u threads (%.1f fps)\n", static_cast<unsigned long long>(cpu.frames),
+              cpu.format.describe().c_str(), cpu.threads, cpu.fps);
+  bool same = compare("cuda (1 thread)", cpu, run_once(s, ev::Backend::cuda, 1, true), s.quiet);
+  if (s.cuda_threads > 1)
+    same = compare(fmt::format("cuda ({} threads)", s.cuda_threads), cpu,
+                   run_once(s, ev::Backend::cuda, s.cuda_threads, true), s.quiet) && same;
+  if (s.no_graphs) same = compare("cuda without graphs", cpu, run_once(s, ev::Backend::cuda, 1, false), s.quiet) && same;
+  std::printf("%s\n", same ? "PARITY: identical" : "PARITY: DIFFERENT");
+  return same ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  CLI::App app{"exactvmaf-parity: the same input on --backend cpu and cuda, compared bit for bit", "exactvmaf-parity"};
+  app.set_help_flag("--help", "print this help and exit");
+  app.add_option("-r,--reference", s.ref_path, "reference video: .y4m or raw .yuv");
+  app.add_option("-d,--distorted", s.dist_path, "distorted video: .y4m or raw .yuv");
+  app.add_option("-w,--width", s.width, "width (raw input)");
+  app.add_option("-h,--height", s.height, "height (raw input)");
+  app.add_option("-p,--pixel_format", s.pix_fmt, "pixel format of raw input: 420, 422 or 444");
+  app.add_option("-b,--bitdepth", s.bitdepth, "bit depth of raw input: 8, 10, 12 or 16");
+  app.add_option("--feature", s.features, "feature: NAME or NAME=opt=val:opt=val (repeatable)");
+  app.add_option("-m,--model", s.models, "VMAF model (not available yet)");
+  app.add_option("--threads", s.cuda_threads, "also run cuda with this many threads (frames in flight)");
+  app.add_option("--cpu_threads", s.cpu_threads, "threads of the cpu run (default 0: one per hardware thread)");
+  app.add_option("--gpu", s.gpu, "CUDA device index (default 0)");
+  app.add_option("--subsample", s.subsample, "output every N-th frame")->check(CLI::PositiveNumber);
+  app.add_option("--frame_cnt", s.frame_cnt, "score at most N frames (0: all)");
+  app.add_flag("--no_graphs", s.no_graphs, "also run cuda launching kernels directly instead of replaying graphs");
+  app.add_flag("-q,--quiet", s.quiet, "print only differing metrics and the verdict");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "exactvmaf-parity: error: %s (see --help)\n", e.what());
+    return 2;
+  }
+  try {
+    return run_parity(s);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "exactvmaf-parity: error: %s\n", e.what());
+    return 2;
+  }
+}
