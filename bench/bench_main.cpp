@@ -2,10 +2,15 @@
 //
 //   exactvmaf_bench [--benchmark_filter=REGEX] [google-benchmark flags]
 //
-// Inputs are raw 8-bit 4:2:0 pairs generated once into $EXACTVMAF_BENCH_DIR
-// (default /tmp/exactvmaf-bench) and read from files each iteration (the page
-// cache, once warm), as the CLI reads them. The "fps" counter is frames per
-// wall-clock second of the whole run() (reading, features, collection).
+// Names: FEATURE/BACKEND/SIZE/threads:N/SOURCE. Inputs are raw 8-bit 4:2:0
+// pairs generated once into $EXACTVMAF_BENCH_DIR (default
+// /tmp/exactvmaf-bench); SOURCE "file" reads them from the files each
+// iteration (the page cache, once warm), as the CLI does; "memory" serves 8
+// preloaded frames in a cycle. The "fps" counter is frames per wall-clock
+// second of the whole run() (reading, features, collection, and for
+// vmaf_v0.6.1 the prediction). CUDA builds on a machine with a GPU add cuda
+// rows and h2d/... rows: the pinned host-to-device copy limit, in frame
+// pairs per second, for the luma and the whole-frame pair of each size.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -15,12 +20,19 @@
 #include <random>
 #include <thread>
 #include <algorithm>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "exactvmaf/exactvmaf.hpp"
+#include "exactvmaf/model.hpp"
+
+#if EXACTVMAF_BENCH_CUDA
+void register_h2d_benchmarks();  // bench_h2d.cu
+#endif
 
 namespace ev = exactvmaf;
 namespace fs = std::filesystem;
@@ -68,35 +80,133 @@ std::pair<fs::path, fs::path> ensure_pair(const Size& s) {
   return {ref, dist};
 }
 
-void run_feature(benchmark::State& state, const Size& s, const std::string& feature, unsigned threads) {
+// Frames held in memory (preloaded): `distinct` frames of a file, served
+// `frames` times in a cycle, readable from several threads at once. Each
+// frame is copied into the pipeline's buffer, as a decoder would write it.
+class MemoryReader final : public ev::VideoReader {
+ public:
+  MemoryReader(const fs::path& file, const ev::VideoFormat& fmt, unsigned distinct, std::uint64_t frames)
+      : name_("memory:" + file.filename().string()), frames_(frames) {
+    info_.format = fmt;
+    info_.container = "memory";
+    info_.frame_count = frames;
+    auto in = ev::open_raw(file.string(), {fmt.width, fmt.height, fmt.pix_fmt, fmt.bitdepth});
+    for (unsigned i = 0; i < distinct; ++i) {
+      auto fb = std::make_shared<ev::FrameBuffer>(fmt);
+      if (!in->read_frame(*fb)) break;
+      cache_.push_back(std::move(fb));
+    }
+    if (cache_.empty()) throw ev::Error(file.string() + ": no frame to preload");
+  }
+  const ev::VideoInfo& info() const override { return info_; }
+  const std::string& path() const override { return name_; }
+  bool read_frame(ev::FrameBuffer& dst) override {
+    if (next_ >= frames_) return false;
+    read_frame_at(next_++, dst);
+    return true;
+  }
+  bool skip_frame() override { return next_ < frames_ ? (++next_, true) : false; }
+  std::uint64_t frames_read() const override { return next_; }
+  bool random_access() const override { return true; }
+  void read_frame_at(std::uint64_t index, ev::FrameBuffer& dst) const override {
+    const ev::FrameBuffer& src = *cache_[index % cache_.size()];
+    for (unsigned p = 0; p < info_.format.planes(); ++p)
+      for (unsigned y = 0; y < info_.format.plane_height(p); ++y)
+        std::memcpy(dst.plane(p) + static_cast<std::ptrdiff_t>(y) * dst.stride(p),
+                    src.plane(p) + static_cast<std::ptrdiff_t>(y) * src.stride(p), src.row_bytes(p));
+  }
+
+ private:
+  std::string name_;
+  ev::VideoInfo info_;
+  std::vector<std::shared_ptr<const ev::FrameBuffer>> cache_;  // shared by copies
+  std::uint64_t frames_, next_ = 0;
+};
+
+enum class Source { file, memory };
+
+// "vmaf_v0.6.1" (any name starting with "vmaf") is a model found by the
+// model search (EXACTVMAF_MODEL_DIR or the build's default); anything else a
+// --feature argument.
+void run_feature(benchmark::State& state, const Size& s, const std::string& feature, ev::Backend backend,
+                 unsigned threads, Source source) {
   const auto [ref_path, dist_path] = ensure_pair(s);
-  ev::RawParams raw{s.w, s.h, ev::PixelFormat::yuv420, 8};
+  const ev::VideoFormat fmt{s.w, s.h, ev::PixelFormat::yuv420, 8};
+  const ev::RawParams raw{s.w, s.h, ev::PixelFormat::yuv420, 8};
+  std::vector<ev::Model> models;
+  std::vector<ev::FeatureRequest> requests;
+  try {
+    if (feature.rfind("vmaf", 0) == 0) {
+      models = ev::load_models({ev::parse_model_spec("version=" + feature)}, {});
+      requests = ev::model_feature_requests(models, {});
+    } else {
+      requests = {ev::parse_feature_request(feature)};
+    }
+  } catch (const ev::Error& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  // Preloaded runs serve each of 8 distinct frames several times; the run is
+  // as long as the file's.
+  const std::uint64_t run_frames = source == Source::memory ? s.frames * 2 : s.frames;
+  std::unique_ptr<MemoryReader> mem_ref, mem_dist;
+  if (source == Source::memory) {
+    mem_ref = std::make_unique<MemoryReader>(ref_path, fmt, 8, run_frames);
+    mem_dist = std::make_unique<MemoryReader>(dist_path, fmt, 8, run_frames);
+  }
   std::uint64_t frames = 0;
   for (auto _ : state) {
-    auto ref = ev::open_raw(ref_path.string(), raw);
-    auto dist = ev::open_raw(dist_path.string(), raw);
+    std::unique_ptr<ev::VideoReader> ref, dist;
+    if (source == Source::file) {
+      ref = ev::open_raw(ref_path.string(), raw);
+      dist = ev::open_raw(dist_path.string(), raw);
+    } else {
+      ref = std::make_unique<MemoryReader>(*mem_ref);
+      dist = std::make_unique<MemoryReader>(*mem_dist);
+    }
     ev::RunOptions o;
     o.threads = threads;
-    const auto r = ev::run(*ref, *dist, {ev::parse_feature_request(feature)}, o);
-    frames += r.frames;
-    benchmark::DoNotOptimize(r.scores.metric_count());
+    o.backend = backend;
+    try {
+      auto r = ev::run(*ref, *dist, requests, o);
+      if (!models.empty()) ev::predict(models, r.scores, r.frames, 1);
+      frames += r.frames;
+      benchmark::DoNotOptimize(r.scores.metric_count());
+    } catch (const ev::Error& e) {
+      state.SkipWithError(e.what());
+      return;
+    }
   }
   state.counters["fps"] = benchmark::Counter(static_cast<double>(frames), benchmark::Counter::kIsRate);
-  state.counters["frames"] = static_cast<double>(s.frames);
+  state.counters["frames"] = static_cast<double>(run_frames);
 }
 
 void register_all() {
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<unsigned> thread_counts = {1, 2};
-  if (hw > 2) thread_counts.push_back(hw);
-  for (const char* feature : {"null", "psnr", "float_psnr", "motion"})
+  std::vector<unsigned> cpu_threads = {1, 2};
+  if (hw > 2) cpu_threads.push_back(hw);
+  const ev::CudaStatus cuda = ev::cuda_status();
+  const bool have_cuda = !cuda.devices.empty();
+  std::vector<unsigned> cuda_threads = {1, 4, 8};
+  if (hw > 8) cuda_threads.push_back(hw);
+  for (const char* feature : {"null", "psnr", "float_psnr", "motion", "adm", "vif", "vmaf_v0.6.1"})
     for (const auto& s : kSizes)
-      for (unsigned t : thread_counts)
-        benchmark::RegisterBenchmark(fmt::format("{}/cpu/{}/threads:{}/file", feature, s.name, t).c_str(),
-                                     [=](benchmark::State& st) { run_feature(st, s, feature, t); })
-            ->Unit(benchmark::kMillisecond)
-            ->UseRealTime()
-            ->MinTime(1.0);
+      for (Source src : {Source::file, Source::memory}) {
+        const char* src_name = src == Source::file ? "file" : "memory";
+        auto reg = [&](ev::Backend b, const char* bname, unsigned t) {
+          benchmark::RegisterBenchmark(fmt::format("{}/{}/{}/threads:{}/{}", feature, bname, s.name, t, src_name).c_str(),
+                                       [=](benchmark::State& st) { run_feature(st, s, feature, b, t, src); })
+              ->Unit(benchmark::kMillisecond)
+              ->UseRealTime()
+              ->MinTime(1.0);
+        };
+        for (unsigned t : cpu_threads) reg(ev::Backend::cpu, "cpu", t);
+        if (have_cuda)
+          for (unsigned t : cuda_threads) reg(ev::Backend::cuda, "cuda", t);
+      }
+#if EXACTVMAF_BENCH_CUDA
+  if (have_cuda) register_h2d_benchmarks();
+#endif
 }
 
 }  // namespace
