@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packs a CUDA build's binaries for the GPU machine, which has CUDA but not
-# Debian's libraries: copies the CLI, the benchmark, every test binary and the
+# Debian's libraries: copies the CLI, the parity tool, the benchmark, every test binary and the
 # shared libraries they need that are not part of glibc/libstdc++/CUDA.
 #
 #   scripts/device-bundle.sh BUILD_DIR [OUT_DIR]     (default OUT_DIR: .devrun)
@@ -14,6 +14,7 @@ rm -rf "$out"
 mkdir -p "$out/lib"
 bins=()
 [ -x "$build/tools/exactvmaf" ] && bins+=("$build/tools/exactvmaf")
+[ -x "$build/tools/exactvmaf-parity" ] && bins+=("$build/tools/exactvmaf-parity")
 [ -x "$build/bench/exactvmaf_bench" ] && bins+=("$build/bench/exactvmaf_bench")
 while IFS= read -r -d '' f; do bins+=("$f"); done < <(find "$build/tests" -maxdepth 2 -type f -executable -print0)
 cp "${bins[@]}" "$out/"
