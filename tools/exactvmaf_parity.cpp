@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "exactvmaf/exactvmaf.hpp"
+#include "exactvmaf/model.hpp"
 
 namespace ev = exactvmaf;
 
@@ -26,6 +27,7 @@ struct Settings {
   std::optional<unsigned> width, height, bitdepth;
   std::optional<std::string> pix_fmt;
   std::vector<std::string> features, models;
+  std::string model_dir;
   unsigned cpu_threads = 0, cuda_threads = 0, subsample = 1;
   std::uint64_t frame_cnt = 0;
   int gpu = 0;
@@ -51,6 +53,12 @@ ev::RunResult run_once(const Settings& s, ev::Backend backend, unsigned threads,
   auto dist = ev::open_video(s.dist_path, raw);
   std::vector<ev::FeatureRequest> features;
   for (const auto& f : s.features) features.push_back(ev::parse_feature_request(f));
+  std::vector<ev::ModelSpec> specs;
+  for (const auto& m : s.models) specs.push_back(ev::parse_model_spec(m));
+  ev::ModelSearch search;
+  search.model_dir = s.model_dir;
+  const std::vector<ev::Model> models = ev::load_models(specs, search);
+  if (!models.empty()) features = ev::model_feature_requests(models, std::move(features));
   ev::RunOptions o;
   o.backend = backend;
   o.gpu = s.gpu;
@@ -59,7 +67,9 @@ ev::RunResult run_once(const Settings& s, ev::Backend backend, unsigned threads,
   o.subsample = s.subsample;
   o.frame_cnt = s.frame_cnt;
   o.on_warning = [](const std::string& w) { std::fprintf(stderr, "exactvmaf-parity: warning: %s\n", w.c_str()); };
-  return ev::run(*ref, *dist, std::move(features), o);
+  ev::RunResult r = ev::run(*ref, *dist, std::move(features), o);
+  if (!models.empty()) ev::predict(models, r.scores, r.frames, s.subsample);
+  return r;
 }
 
 bool same_bits(double a, double b) {
@@ -134,9 +144,7 @@ bool compare(const std::string& label, const ev::RunResult& cpu, const ev::RunRe
 
 int run_parity(const Settings& s) {
   if (s.ref_path.empty() || s.dist_path.empty()) throw ev::Error("both -r/--reference and -d/--distorted are required");
-  if (s.features.empty()) throw ev::Error("no feature requested: add --feature NAME");
-  if (!s.models.empty())
-    throw ev::Error(fmt::format("-m/--model {}: VMAF models are not available in this version yet", s.models.front()));
+  if (s.features.empty() && s.models.empty()) throw ev::Error("nothing requested: add --feature NAME or -m MODEL");
   if (s.gpu < 0) throw ev::Error(fmt::format("--gpu {}: expected a device index (0, 1, ...)", s.gpu));
 
   const ev::RunResult cpu = run_once(s, ev::Backend::cpu, s.cpu_threads, true);
@@ -164,7 +172,8 @@ int main(int argc, char** argv) {
   app.add_option("-p,--pixel_format", s.pix_fmt, "pixel format of raw input: 420, 422 or 444");
   app.add_option("-b,--bitdepth", s.bitdepth, "bit depth of raw input: 8, 10, 12 or 16");
   app.add_option("--feature", s.features, "feature: NAME or NAME=opt=val:opt=val (repeatable)");
-  app.add_option("-m,--model", s.models, "VMAF model (not available yet)");
+  app.add_option("-m,--model", s.models, "VMAF model, as exactvmaf's -m (repeatable; predictions are compared too)");
+  app.add_option("--model_dir", s.model_dir, "directory searched first for -m version=NAME");
   app.add_option("--threads", s.cuda_threads, "also run cuda with this many threads (frames in flight)");
   app.add_option("--cpu_threads", s.cpu_threads, "threads of the cpu run (default 0: one per hardware thread)");
   app.add_option("--gpu", s.gpu, "CUDA device index (default 0)");

@@ -330,18 +330,18 @@ void expect_one_line_error(const CmdResult& r, const std::string& fragment) {
 
 TEST(CudaCli, BackendCudaWithoutDeviceExitsWithOne) {
   if (device_problem().empty()) GTEST_SKIP() << "a CUDA device is present";
-  expect_one_line_error(cli(c01_args() + " --feature motion --backend cuda"), "--backend cuda: " + device_problem());
+  expect_one_line_error(cli(c01_args() + " -n --feature motion --backend cuda"), "--backend cuda: " + device_problem());
 }
 
 TEST(CudaCli, BadGpuIndexExitsWithOne) {
-  const CmdResult r = cli(c01_args() + " --feature motion --backend cuda --gpu 99");
+  const CmdResult r = cli(c01_args() + " -n --feature motion --backend cuda --gpu 99");
   // With devices: the index is wrong; without: there is no device at all.
   expect_one_line_error(r, device_problem().empty() ? "--gpu 99: no such CUDA device" : "--backend cuda: ");
 }
 
 TEST(CudaCli, CudaOutputEqualsCpuOutput) {
   REQUIRE_CUDA_DEVICE();
-  const std::string f = " --feature motion=debug=true --precision max";
+  const std::string f = " -n --feature motion=debug=true --precision max";
   const CmdResult cpu = cli(c01_args() + f + " --backend cpu");
   const CmdResult gpu = cli(c01_args() + f + " --backend cuda --threads 3");
   ASSERT_EQ(cpu.exit_code, 0) << cpu.err;

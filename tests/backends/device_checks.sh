@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The CUDA backend's checks on a GPU machine, from a bundle made here with
 #   scripts/device-bundle.sh BUILD_DIR .devrun
-# Runs the backend, motion, core and CLI tests, exactvmaf-parity on every
-# fixture pair, and (with "bench") motion throughput at 1920x1080 and
-# 3840x2160 on generated frames; one log per step and summary.txt in LOG_DIR.
+# Runs the CUDA tests (every *cuda*_test in the bundle), the feature, core,
+# model and CLI tests, exactvmaf-parity on every fixture pair for the CUDA
+# features' option sets, two processes on the GPU at once, and (with
+# "bench") throughput on generated frames; one log per step and summary.txt
+# in LOG_DIR.
 #
 #   tests/backends/device_checks.sh [BUNDLE=.devrun] [LOG_DIR=device-logs] [bench]
 #
@@ -19,8 +21,10 @@ mode="${3:-}"
 mkdir -p "$logs"
 logs="$(cd "$logs" && pwd)"
 export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
+# VMAF models travel in the bundle (a copy of ../shared/models), if at all.
+[ -d "$bundle/models" ] && export EXACTVMAF_MODEL_DIR="$bundle/models"
 built_src="${BUILT_SOURCE_DIR:-/work/main}"
-built_cli="${BUILT_CLI:-/work/build-cudahelper/tools/exactvmaf}"
+built_cli="${BUILT_CLI:-/work/build-cuda/tools/exactvmaf}"
 if [ ! -e "$built_src" ]; then mkdir -p "$(dirname "$built_src")" && ln -s "$src_dir" "$built_src"; fi
 if [ ! -e "$built_cli" ]; then mkdir -p "$(dirname "$built_cli")" && ln -s "$bundle/exactvmaf" "$built_cli"; fi
 
@@ -29,7 +33,8 @@ summary="$logs/summary.txt"
 nvidia-smi > "$logs/nvidia-smi.txt" 2>&1 || echo "nvidia-smi failed" >> "$summary"
 status=0
 
-for t in cuda_backend_test feature_motion_test core_test cli_test; do
+tests=$(cd "$bundle" && ls *cuda*_test 2>/dev/null)
+for t in $tests feature_motion_test feature_vif_test feature_adm_test model_test core_test cli_test; do
   [ -x "$bundle/$t" ] || { echo "$t: not in the bundle" | tee -a "$summary"; continue; }
   "$bundle/$t" > "$logs/$t.log" 2>&1
   rc=$?
@@ -51,15 +56,27 @@ for p in m["pairs"]:
 EOF
 : > "$logs/parity.log"
 parity_fail=0
+parity_skip=0
+sets="${PARITY_SETS:-motion=debug=true motion=motion_five_frame_window=true:motion_moving_average=true:debug=true vif=debug=true vif=vif_enhn_gain_limit=1.5:vif_skip_scale0=true:debug=true adm=debug=true adm=adm_enhn_gain_limit=1.2:adm_csf_mode=1:debug=true adm=adm_dlm_weight=0.7:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:adm_norm_view_dist=3.0:adm_ref_display_height=1080:adm_min_val=0.5:adm_csf_mode=2}"
 while read -r name ref dist raw; do
-  for f in motion=debug=true motion=motion_five_frame_window=true:motion_moving_average=true:debug=true; do
+  for f in $sets; do
     echo "== $name --feature $f" >> "$logs/parity.log"
     # shellcheck disable=SC2086
-    "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw --feature "$f" --threads 4 --no_graphs >> "$logs/parity.log" 2>&1 \
-      || parity_fail=$((parity_fail + 1))
+    "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw --feature "$f" --threads 4 >> "$logs/parity.log" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ]; then parity_skip=$((parity_skip + 1)); elif [ $rc -ne 0 ]; then parity_fail=$((parity_fail + 1)); fi
   done
+  # VMAF: the default model's features together in one graph, and the score
+  # (models from $bundle/models, e.g. a copy of ../shared/models)
+  echo "== $name -m version=vmaf_v0.6.1" >> "$logs/parity.log"
+  # shellcheck disable=SC2086
+  "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v0.6.1 --model_dir "$bundle/models" \
+    --threads 3 >> "$logs/parity.log" 2>&1
+  rc=$?
+  if [ $rc -eq 2 ]; then parity_skip=$((parity_skip + 1)); elif [ $rc -ne 0 ]; then parity_fail=$((parity_fail + 1)); fi
 done < "$logs/pairs.txt"
-echo "parity: $(grep -c 'PARITY: identical' "$logs/parity.log") identical, $parity_fail not" | tee -a "$summary"
+echo "parity: $(grep -c 'PARITY: identical' "$logs/parity.log") identical, $parity_fail differ, $parity_skip could not run (exit 2)" | tee -a "$summary"
+grep -B3 -E 'PARITY: (DIFFER|differ)|error' "$logs/parity.log" | head -30 | sed 's/^/  /' | tee -a "$summary"
 [ $parity_fail -eq 0 ] || status=1
 
 # Generated frames (random samples: the worst case for the blur's zero-row
@@ -75,12 +92,13 @@ make_input() {  # w h frames -> path
 # Two processes on one GPU at once, each against the cpu's output.
 f1080="$(make_input 1920 1080 300)"
 args=(-r "$f1080" -d "$f1080" -w 1920 -h 1080 -p 420 -b 8 --frame_cnt 200 --json --precision max -q)
-"$bundle/exactvmaf" "${args[@]}" --feature motion=debug=true --backend cpu -o "$work/two_cpu_a.json"
-"$bundle/exactvmaf" "${args[@]}" --feature motion=motion_five_frame_window=true --backend cpu -o "$work/two_cpu_b.json"
-"$bundle/exactvmaf" "${args[@]}" --feature motion=debug=true --backend cuda --threads 4 -o "$work/two_cuda_a.json" &
+fa=(--feature motion=debug=true --feature vif ${TWO_EXTRA:-})
+fb=(--feature motion=motion_five_frame_window=true --feature vif=debug=true ${TWO_EXTRA:-})
+"$bundle/exactvmaf" "${args[@]}" -n "${fa[@]}" --backend cpu -o "$work/two_cpu_a.json"
+"$bundle/exactvmaf" "${args[@]}" -n "${fb[@]}" --backend cpu -o "$work/two_cpu_b.json"
+"$bundle/exactvmaf" "${args[@]}" -n "${fa[@]}" --backend cuda --threads 4 -o "$work/two_cuda_a.json" &
 pa=$!
-"$bundle/exactvmaf" "${args[@]}" --feature motion=motion_five_frame_window=true --backend cuda --threads 3 \
-  -o "$work/two_cuda_b.json" &
+"$bundle/exactvmaf" "${args[@]}" -n "${fb[@]}" --backend cuda --threads 3 -o "$work/two_cuda_b.json" &
 pb=$!
 wait $pa; ra=$?
 wait $pb; rb=$?
@@ -93,24 +111,15 @@ else
   status=1
 fi
 
-if [ "$mode" = bench ]; then
-  bench() {  # w h frames
-    local w=$1 h=$2 n=$3 f
-    f="$(make_input "$w" "$h" "$n")"
-    cat "$f" > /dev/null
-    for run in "cpu 0 motion" "cpu 1 motion" "cuda 1 motion" "cuda 2 motion" "cuda 4 motion" "cuda 8 motion" \
-               "cuda 16 motion" "cuda 1 motion=motion_force_zero=true" "cuda 8 motion=motion_force_zero=true"; do
-      set -- $run
-      line=$("$bundle/exactvmaf" -r "$f" -d "$f" -w "$w" -h "$h" -p 420 -b 8 --feature "$3" --backend "$1" \
-               --threads "$2" -o /dev/null --json 2>&1 | grep -E 'fps|error')
-      echo "${w}x${h} $n frames --feature $3 --backend $1 --threads $2: $line" | tee -a "$summary"
-    done
-    # Graphs against direct launches (exactvmaf-parity prints each run's fps).
-    "$bundle/exactvmaf-parity" -r "$f" -d "$f" -w "$w" -h "$h" -p 420 -b 8 --feature motion --no_graphs -q \
-      --threads 8 2>&1 | grep -E 'fps|PARITY' | sed "s/^/${w}x${h} parity: /" | tee -a "$summary"
-  }
-  bench 1920 1080 300
-  bench 3840 2160 120
+if [ "$mode" = bench ] && [ -x "$bundle/exactvmaf_bench" ]; then
+  # fps per feature x backend x size x threads x source, the pinned H2D
+  # ceiling (h2d/...), in one run so the ratios compare like with like.
+  filter="${BENCH_FILTER:-(h2d/|(null|motion|vif|adm|vmaf_v0.6.1)/(cpu/[^/]*/threads:16|cuda/[^/]*/threads:(4|8|16))/|vmaf_v0.6.1/cpu/[^/]*/threads:1/).*(1920x1080|3840x2160)}"
+  "$bundle/exactvmaf_bench" --benchmark_filter="$filter" --benchmark_out="$logs/bench.json" \
+    --benchmark_out_format=json > "$logs/bench.txt" 2>&1
+  echo "bench: exit $?; $(grep -c fps= "$logs/bench.txt") rows (bench.txt, bench.json)" | tee -a "$summary"
 fi
 echo "overall: $([ $status -eq 0 ] && echo PASS || echo FAIL)" | tee -a "$summary"
+# One archive as well (the device tool returns at most 8 files).
+tar -C "$logs" -czf "$logs/../device-logs.tgz" . 2>/dev/null
 exit $status
