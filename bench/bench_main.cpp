@@ -108,9 +108,10 @@ class MemoryReader final : public ev::VideoReader {
   bool skip_frame() override { return next_ < frames_ ? (++next_, true) : false; }
   std::uint64_t frames_read() const override { return next_; }
   bool random_access() const override { return true; }
+  void set_luma_only(bool luma_only) override { luma_only_ = luma_only; }
   void read_frame_at(std::uint64_t index, ev::FrameBuffer& dst) const override {
     const ev::FrameBuffer& src = *cache_[index % cache_.size()];
-    for (unsigned p = 0; p < info_.format.planes(); ++p)
+    for (unsigned p = 0; p < (luma_only_ ? 1u : info_.format.planes()); ++p)
       for (unsigned y = 0; y < info_.format.plane_height(p); ++y)
         std::memcpy(dst.plane(p) + static_cast<std::ptrdiff_t>(y) * dst.stride(p),
                     src.plane(p) + static_cast<std::ptrdiff_t>(y) * src.stride(p), src.row_bytes(p));
@@ -121,6 +122,7 @@ class MemoryReader final : public ev::VideoReader {
   ev::VideoInfo info_;
   std::vector<std::shared_ptr<const ev::FrameBuffer>> cache_;  // shared by copies
   std::uint64_t frames_, next_ = 0;
+  bool luma_only_ = false;
 };
 
 enum class Source { file, memory };

@@ -122,6 +122,9 @@ struct FeatureInfo {
   // libvmaf's TEMPORAL/PREV_REF flags: runs on every frame, also on frames
   // that --subsample leaves out of the output.
   bool every_frame = false;
+  // Reads the luma plane only (with any options): when every feature of a run
+  // does, the readers skip chroma.
+  bool luma_only = false;
   std::function<std::unique_ptr<FeatureExtractor>(const OptionValues&)> create;
 };
 

@@ -405,6 +405,11 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
     extractors.push_back(std::move(e));
   }
 
+  bool luma_only = true;
+  for (const auto& req : unique) luma_only = luma_only && req.info->luma_only;
+  ref.set_luma_only(luma_only);
+  dist.set_luma_only(luma_only);
+
   const Backend backend = choose_backend(opts, unique, extractors);
   result.backend = backend;
   ProcessorFactory make_processor = [&extractors]() -> std::unique_ptr<FrameProcessor> {

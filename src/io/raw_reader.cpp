@@ -37,9 +37,11 @@ class RawReader final : public VideoReader {
     std::uint64_t got = 0;
     for (unsigned p = 0; p < info_.format.planes(); ++p) {
       const unsigned rows = info_.format.plane_height(p);
-      const std::size_t n = read_packed_plane(in_, dst.plane(p), dst.stride(p), dst.row_bytes(p), rows);
+      const std::size_t n = p > 0 && luma_only_ ? in_.skip(dst.row_bytes(p) * rows)
+                                                : read_packed_plane(in_, dst.plane(p), dst.stride(p), dst.row_bytes(p), rows);
       got += n;
       if (n < dst.row_bytes(p) * rows) return end_of_input(got);
+      if (p > 0 && luma_only_) continue;
       if (info_.format.bitdepth > 8) le16_to_host(dst.plane(p), dst.stride(p), dst.row_bytes(p), rows);
     }
     ++frames_;
@@ -52,7 +54,7 @@ class RawReader final : public VideoReader {
     if (!random_access()) VideoReader::read_frame_at(index, dst);
     check_buffer_format(path_, dst, info_.format);
     std::uint64_t offset = base_ + index * frame_bytes_;
-    for (unsigned p = 0; p < info_.format.planes(); ++p) {
+    for (unsigned p = 0; p < (luma_only_ ? 1u : info_.format.planes()); ++p) {
       const unsigned rows = info_.format.plane_height(p);
       const std::size_t n = read_packed_plane_at(in_, offset, dst.plane(p), dst.stride(p), dst.row_bytes(p), rows);
       if (n < dst.row_bytes(p) * rows)
@@ -61,6 +63,8 @@ class RawReader final : public VideoReader {
       offset += dst.row_bytes(p) * rows;
     }
   }
+
+  void set_luma_only(bool luma_only) override { luma_only_ = luma_only; }
 
   bool skip_frame() override {
     if (ended_) return false;
@@ -89,6 +93,7 @@ class RawReader final : public VideoReader {
   std::uint64_t base_ = 0;  // file offset of frame 0 (positional inputs)
   std::uint64_t frames_ = 0;
   bool ended_ = false;
+  bool luma_only_ = false;
 };
 
 void check_raw_params(const std::string& path, const RawParams& p) {

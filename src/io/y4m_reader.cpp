@@ -52,7 +52,8 @@ class Y4mReader final : public VideoReader {
     got += read_plane(dst, 0);
     switch (header_.layout) {
       case Y4mLayout::native:
-        for (unsigned p = 1; p < f.planes() && got == expected_so_far(p); ++p) got += read_plane(dst, p);
+        for (unsigned p = 1; p < f.planes() && got == expected_so_far(p); ++p)
+          got += luma_only_ ? in_.skip(std::uint64_t{dst.row_bytes(p)} * f.plane_height(p)) : read_plane(dst, p);
         break;
       case Y4mLayout::alpha_444:
         for (unsigned p = 1; p < 3 && got == expected_so_far(p); ++p) got += read_plane(dst, p);
@@ -74,6 +75,9 @@ class Y4mReader final : public VideoReader {
     ++frames_;
     return true;
   }
+
+  // Converted layouts still read and convert chroma (rare inputs).
+  void set_luma_only(bool luma_only) override { luma_only_ = luma_only; }
 
   bool skip_frame() override {
     if (!read_frame_header()) return false;
@@ -178,6 +182,7 @@ class Y4mReader final : public VideoReader {
   VideoInfo info_;
   std::vector<std::uint8_t> scratch_;
   std::uint64_t frames_ = 0;
+  bool luma_only_ = false;
 };
 
 }  // namespace

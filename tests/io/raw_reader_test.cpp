@@ -2,6 +2,7 @@
 // file errors; and raw/y4m equality for the same frames.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <thread>
 
@@ -256,6 +257,64 @@ TEST(RawReader, PipesAreNotRandomAccess) {
   ::close(fds[1]);
   r.reset();
   ::close(fds[0]);
+}
+
+}  // namespace
+}  // namespace exactvmaf::io
+
+namespace exactvmaf::io {
+namespace {
+
+// With set_luma_only, luma is read exactly as before, chroma is left as it
+// was in the buffer, and the next frame still starts at the right place
+// (sequential reads skip the chroma bytes); raw by index and y4m too.
+TEST(LumaOnly, ReadsLumaLeavesChromaAndKeepsFraming) {
+  test::TempDir dir;
+  for (unsigned depth : {8u, 10u}) {
+    const VideoFormat f{7, 5, PixelFormat::yuv420, depth};
+    const std::size_t n = f.packed_frame_bytes();
+    const std::size_t luma = std::size_t{7} * 5 * f.bytes_per_sample();
+    Bytes file;
+    for (unsigned i = 0; i < 3; ++i) append(file, test::pattern(n, 11 * i + depth));
+    const std::string path = dir.write("l.yuv", file);
+    auto full = open_raw(path, RawParams{7, 5, PixelFormat::yuv420, depth});
+    auto lo = open_raw(path, RawParams{7, 5, PixelFormat::yuv420, depth});
+    lo->set_luma_only(true);
+    FrameBuffer a(f), b(f), c(f);
+    for (unsigned i = 0; i < 3; ++i) {
+      for (unsigned p = 1; p < 3; ++p) {
+        std::memset(b.plane(p), 0xA5, static_cast<std::size_t>(b.stride(p)) * f.plane_height(p));
+        std::memset(c.plane(p), 0xA5, static_cast<std::size_t>(c.stride(p)) * f.plane_height(p));
+      }
+      ASSERT_TRUE(full->read_frame(a));
+      ASSERT_TRUE(lo->read_frame(b));
+      lo->read_frame_at(i, c);
+      EXPECT_EQ(plane_bytes(b, 0), plane_bytes(a, 0)) << "frame " << i;
+      EXPECT_EQ(plane_bytes(c, 0), plane_bytes(a, 0)) << "frame " << i;
+      EXPECT_EQ(plane_bytes(a, 0), Bytes(file.begin() + i * n, file.begin() + i * n + luma));
+      for (unsigned p = 1; p < 3; ++p) {
+        const Bytes untouched(plane_bytes(b, p).size(), 0xA5);
+        EXPECT_EQ(plane_bytes(b, p), untouched);
+        EXPECT_EQ(plane_bytes(c, p), untouched);
+      }
+    }
+    EXPECT_FALSE(lo->read_frame(b));
+  }
+  // y4m, native 4:2:0: the same luma, framing kept.
+  Bytes y4m = test::bytes_of("YUV4MPEG2 W4 H2 F25:1 C420jpeg\n");
+  Bytes frames[2] = {test::pattern(12, 3), test::pattern(12, 4)};
+  for (const auto& fr : frames) {
+    append(y4m, std::string("FRAME\n"));
+    append(y4m, fr);
+  }
+  auto yr = open_y4m(dir.write("l.y4m", y4m));
+  yr->set_luma_only(true);
+  FrameBuffer fb(yr->info().format);
+  for (const auto& fr : frames) {
+    ASSERT_TRUE(yr->read_frame(fb));
+    EXPECT_EQ(plane_bytes(fb, 0), Bytes(fr.begin(), fr.begin() + 8));
+  }
+  EXPECT_FALSE(yr->read_frame(fb));
 }
 
 }  // namespace

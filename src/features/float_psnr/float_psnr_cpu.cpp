@@ -68,6 +68,7 @@ FeatureInfo float_psnr_feature_info() {
   f.name = "float_psnr";
   f.help = "luma PSNR computed in floating point on samples normalised to 8-bit range (float_psnr)";
   f.provided = {"float_psnr"};
+  f.luma_only = true;
   f.create = [](const OptionValues&) { return std::make_unique<FloatPsnrExtractor>(); };
   return f;
 }

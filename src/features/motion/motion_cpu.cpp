@@ -171,6 +171,7 @@ FeatureInfo motion_feature_info() {
       {"debug", OptionType::boolean, false, 0, 0, "debug mode: enable additional output (integer_motion)"},
   };
   f.provided = {sad_name, motion2_name, motion3_name};
+  f.luma_only = true;
   f.every_frame = true;  // upstream flags motion PREV_REF
   f.create = [](const OptionValues& o) { return std::make_unique<MotionExtractor>(o); };
   return f;

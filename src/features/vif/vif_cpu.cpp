@@ -240,6 +240,7 @@ FeatureInfo vif_feature_info() {
       {"vif_skip_scale0", OptionType::boolean, false, 0, 0, "when set, skip scale 0 calculations", true, "ssclz"},
   };
   f.provided = {scale_names[0], scale_names[1], scale_names[2], scale_names[3]};
+  f.luma_only = true;
   f.create = [](const OptionValues& o) { return std::make_unique<VifExtractor>(o); };
   return f;
 }
