@@ -434,7 +434,10 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
   const std::size_t window = static_cast<std::size_t>(threads) + 2;
   // Inputs readable by frame index get several reader threads when there
   // are cores to spare (reading from the page cache scales with threads).
-  const unsigned parallel_readers = std::clamp(threads / 2, 1u, 8u);
+  // With cuda the workers mostly wait for the device, so reading gets the
+  // cores: half of them per input, whatever --threads is.
+  const unsigned reader_cores = backend == Backend::cuda ? std::max(1u, std::thread::hardware_concurrency()) : threads;
+  const unsigned parallel_readers = std::clamp(reader_cores / 2, 1u, 8u);
   const std::size_t read_ahead = std::max<std::size_t>(opts.read_ahead ? opts.read_ahead : 2, parallel_readers);
   const std::size_t pool_size = window + history + read_ahead + 1;
 
