@@ -7,8 +7,13 @@
 #include <fmt/format.h>
 
 #include "exactvmaf/error.hpp"
+#include "exactvmaf/simd.hpp"
 #include "features/adm/adm_math.hpp"
+#include "features/adm/adm_simd.hpp"
 #include "features/registry.hpp"
+#if defined(EXACTVMAF_HAVE_CUDA)
+#include "features/adm/adm_cuda.hpp"
+#endif
 
 namespace exactvmaf {
 
@@ -70,7 +75,8 @@ struct BandSet {  // h, v, d
 
 class AdmWorker final : public FeatureWorker {
  public:
-  explicit AdmWorker(const AdmConfig& c) : c_(c) {}
+  // The row kernels of the SIMD level allowed when the worker is made (same bits at every level).
+  explicit AdmWorker(const AdmConfig& c) : c_(c), k_(kernels_for(simd_level())) {}
   void extract(const FrameInput& in, FrameOutput& out) override;
 
  private:
@@ -81,6 +87,7 @@ class AdmWorker final : public FeatureWorker {
   void scale_s123(int scale, int w, int h, float* num, float* den, float* aim);
 
   const AdmConfig& c_;
+  const Kernels& k_;
   bool allocated_ = false;
   std::ptrdiff_t stride_ = 0;  // band stride (scale 0 band width)
   std::vector<i16> lo16_, hi16_;
@@ -115,9 +122,12 @@ void AdmWorker::dwt0(const Sample* src, std::ptrdiff_t stride, std::vector<i16>&
   const int w = static_cast<int>(c_.w), h = static_cast<int>(c_.h);
   const bool full = !c_.skip_scale0;
   for (int i = 0; i < band_size(h); ++i) {
-    dwt0_vertical_row(src, stride, w, h, i, c_.bpc, lo16_.data(), full ? hi16_.data() : nullptr);
+    if constexpr (sizeof(Sample) == 1)
+      k_.dwt0_vertical_u8(src, stride, w, h, i, c_.bpc, lo16_.data(), full ? hi16_.data() : nullptr);
+    else
+      k_.dwt0_vertical_u16(src, stride, w, h, i, c_.bpc, lo16_.data(), full ? hi16_.data() : nullptr);
     const std::ptrdiff_t off = i * stride_;
-    dwt0_horizontal_row(lo16_.data(), full ? hi16_.data() : nullptr, w, a.data() + off, bands.v.data() + off,
+    k_.dwt0_horizontal(lo16_.data(), full ? hi16_.data() : nullptr, w, a.data() + off, bands.v.data() + off,
                         bands.h.data() + off, bands.d.data() + off);
   }
 }
@@ -150,7 +160,7 @@ void AdmWorker::scale0(const FrameInput& in, float* num, float* den, float* aim)
   const auto r = r16_.view(stride_), a = a16_.view(stride_);
   const i32* lookup = div_lookup_table();
   for (int i = dr.top; i < dr.bottom; ++i)
-    decouple0_row(ref, dis, i, dr.left, dr.right, c_.gain_limit, lookup, r, a);
+    k_.decouple0(ref, dis, i, dr.left, dr.right, c_.gain_limit, lookup, r, a);
 
   // Denominator: |reference|^3 over the scored region.
   const Region sr = score_region(w, h);
@@ -159,7 +169,7 @@ void AdmWorker::scale0(const FrameInput& in, float* num, float* den, float* aim)
   const u64 add_accum = shift_accum > 0 ? u64{1} << (shift_accum - 1) : 0;
   u64 dacc[3] = {0, 0, 0};
   for (int i = sr.top; i < sr.bottom; ++i) {
-    const DenRowSums s = den0_row(ref, i, sr.left, sr.right);
+    const DenRowSums s = k_.den0(ref, i, sr.left, sr.right);
     dacc[0] += (s.h + add_accum) >> shift_accum;
     dacc[1] += (s.v + add_accum) >> shift_accum;
     dacc[2] += (s.d + add_accum) >> shift_accum;
@@ -173,13 +183,13 @@ void AdmWorker::scale0(const FrameInput& in, float* num, float* den, float* aim)
   const auto numerator = [&](const Bands3<i16>& src, const Bands3<i16>& scored, double noise_weight) {
     for (int b = 0; b < 3; ++b)
       for (int i = dr.top; i < dr.bottom; ++i)
-        csf0_row(src.row(b, i), f.i_rfactor[b], b, dr.left, dr.right, csf_dst.row(b, i), csf_flt.row(b, i));
+        k_.csf0(src.row(b, i), f.i_rfactor[b], b, dr.left, dr.right, csf_dst.row(b, i), csf_flt.row(b, i));
     const Bands3<const i16> sc{scored.h, scored.v, scored.d, stride_};
     const Bands3<const i16> ang{csf_dst.h, csf_dst.v, csf_dst.d, stride_};
     const Bands3<const i16> flt{csf_flt.h, csf_flt.v, csf_flt.d, stride_};
     i64 acc[3] = {0, 0, 0};
     for (int i = sr.top; i < sr.bottom; ++i) {
-      const CmRowSums s = cm0_row(sc, ang, flt, f.i_rfactor, w, h, i, sr.left, sr.right, cs);
+      const CmRowSums s = k_.cm0(sc, ang, flt, f.i_rfactor, w, h, i, sr.left, sr.right, cs);
       acc[0] += (s.h + rs.add) >> rs.shift;
       acc[1] += (s.v + rs.add) >> rs.shift;
       acc[2] += (s.d + rs.add) >> rs.shift;
@@ -198,11 +208,11 @@ void AdmWorker::scale_s123(int scale, int w_in, int h_in, float* num, float* den
   const int bh = band_size(h_in);
   for (int i = 0; i < bh; ++i) {
     const std::ptrdiff_t off = i * stride_;
-    dwt_vertical_row(ref_in, stride_, w_in, h_in, i, scale, lo32_[0].data(), hi32_[0].data());
-    dwt_horizontal_row(lo32_[0].data(), hi32_[0].data(), w_in, scale, ref_a_[nxt].data() + off,
+    k_.dwt_vertical(ref_in, stride_, w_in, h_in, i, scale, lo32_[0].data(), hi32_[0].data());
+    k_.dwt_horizontal(lo32_[0].data(), hi32_[0].data(), w_in, scale, ref_a_[nxt].data() + off,
                        ref32_.v.data() + off, ref32_.h.data() + off, ref32_.d.data() + off);
-    dwt_vertical_row(dis_in, stride_, w_in, h_in, i, scale, lo32_[1].data(), hi32_[1].data());
-    dwt_horizontal_row(lo32_[1].data(), hi32_[1].data(), w_in, scale, dis_a_[nxt].data() + off,
+    k_.dwt_vertical(dis_in, stride_, w_in, h_in, i, scale, lo32_[1].data(), hi32_[1].data());
+    k_.dwt_horizontal(lo32_[1].data(), hi32_[1].data(), w_in, scale, dis_a_[nxt].data() + off,
                        dis32_.v.data() + off, dis32_.h.data() + off, dis32_.d.data() + off);
   }
   cur_ = nxt;
@@ -213,7 +223,7 @@ void AdmWorker::scale_s123(int scale, int w_in, int h_in, float* num, float* den
   const auto r = r32_.view(stride_), a = a32_.view(stride_);
   const i32* lookup = div_lookup_table();
   for (int i = dr.top; i < dr.bottom; ++i)
-    decouple_s123_row(ref, dis, i, dr.left, dr.right, c_.gain_limit, lookup, r, a);
+    k_.decouple_s123(ref, dis, i, dr.left, dr.right, c_.gain_limit, lookup, r, a);
 
   const Region sr = score_region(w, h);
   {
@@ -224,7 +234,7 @@ void AdmWorker::scale_s123(int scale, int w_in, int h_in, float* num, float* den
     const u32 shift_sq = den_s123_shift_sq(scale);
     u64 dacc[3] = {0, 0, 0};
     for (int i = sr.top; i < sr.bottom; ++i) {
-      const DenRowSums s = den_s123_row(ref, i, sr.left, sr.right, shift_sq, shift_cub, add_cub);
+      const DenRowSums s = k_.den_s123(ref, i, sr.left, sr.right, shift_sq, shift_cub, add_cub);
       dacc[0] += (s.h + add_accum) >> shift_accum;
       dacc[1] += (s.v + add_accum) >> shift_accum;
       dacc[2] += (s.d + add_accum) >> shift_accum;
@@ -241,13 +251,13 @@ void AdmWorker::scale_s123(int scale, int w_in, int h_in, float* num, float* den
   const auto numerator = [&](const Bands3<i32>& src, const Bands3<i32>& scored, double noise_weight) {
     for (int b = 0; b < 3; ++b)
       for (int i = dr.top; i < dr.bottom; ++i)
-        csf_s123_row(src.row(b, i), f.i_rfactor[b], dr.left, dr.right, csf_dst.row(b, i), csf_flt.row(b, i));
+        k_.csf_s123(src.row(b, i), f.i_rfactor[b], dr.left, dr.right, csf_dst.row(b, i), csf_flt.row(b, i));
     const Bands3<const i32> sc{scored.h, scored.v, scored.d, stride_};
     const Bands3<const i32> ang{csf_dst.h, csf_dst.v, csf_dst.d, stride_};
     const Bands3<const i32> flt{csf_flt.h, csf_flt.v, csf_flt.d, stride_};
     i64 acc[3] = {0, 0, 0};
     for (int i = sr.top; i < sr.bottom; ++i) {
-      const CmRowSums s = cm_s123_row(sc, ang, flt, f.i_rfactor, w, h, i, sr.left, sr.right, shift_cub, add_cub);
+      const CmRowSums s = k_.cm_s123(sc, ang, flt, f.i_rfactor, w, h, i, sr.left, sr.right, shift_cub, add_cub);
       acc[0] += (s.h + rs.add) >> rs.shift;
       acc[1] += (s.v + rs.add) >> rs.shift;
       acc[2] += (s.d + rs.add) >> rs.shift;
@@ -332,6 +342,24 @@ class AdmExtractor final : public FeatureExtractor {
 
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<AdmWorker>(c_); }
 
+#if defined(EXACTVMAF_HAVE_CUDA)
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override {
+    adm::CudaParams p;
+    p.w = c_.w;
+    p.h = c_.h;
+    p.bpc = c_.bpc;
+    p.debug = c_.debug;
+    p.skip_aim = c_.skip_aim;
+    p.skip_scale0 = c_.skip_scale0;
+    p.gain_limit = c_.gain_limit;
+    p.noise_weight = c_.noise_weight;
+    p.dlm_weight = c_.dlm_weight;
+    p.min_val = c_.min_val;
+    for (int s = 0; s < num_scales; ++s) p.factors[s] = c_.factors[s];
+    return adm::make_cuda_worker(p);
+  }
+#endif
+
  private:
   OptionValues options_;
   AdmConfig c_;
@@ -368,6 +396,7 @@ FeatureInfo adm_feature_info() {
        "minimum value allowed; lower values will be clipped to this value", true, "min"},
   };
   f.provided = {base_names, base_names + 7};
+  f.luma_only = true;
   f.create = [](const OptionValues& o) { return std::make_unique<AdmExtractor>(o); };
   return f;
 }

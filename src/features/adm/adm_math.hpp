@@ -472,6 +472,10 @@ struct CmRowSums {
   i64 h = 0, v = 0, d = 0;
 };
 
+// Upstream's int64 row sums, wrapping as x86 does where extreme (non-image)
+// bands overflow them (signed overflow is undefined in C++).
+EXACTVMAF_HD_INLINE i64 wrap_add(i64 a, i64 b) { return static_cast<i64>(static_cast<u64>(a) + static_cast<u64>(b)); }
+
 // Sums of one row i (columns [j0, j1)) of the scale-0 numerator: src is the
 // decoupled band being scored, angles the CSF of the other band and flt its
 // /30 twin (all three bands each), w x h band size.
@@ -502,9 +506,9 @@ EXACTVMAF_HD inline CmRowSums cm0_row(const Bands3<const i16>& src, const Bands3
     const i32 xh = i32{sh[j]} * static_cast<i32>(i_rfactor[0]);
     const i32 xv = i32{sv[j]} * static_cast<i32>(i_rfactor[1]);
     const i32 xd = i32{sd[j]} * static_cast<i32>(i_rfactor[2]);
-    sums.h += cm0_cube(xh, thr, 10, 29, 268435456, s.cub_hv, s.add_cub_hv);
-    sums.v += cm0_cube(xv, thr, 10, 29, 268435456, s.cub_hv, s.add_cub_hv);
-    sums.d += cm0_cube(xd, thr, 12, 30, 536870912, s.cub_d, s.add_cub_d);
+    sums.h = wrap_add(sums.h, cm0_cube(xh, thr, 10, 29, 268435456, s.cub_hv, s.add_cub_hv));
+    sums.v = wrap_add(sums.v, cm0_cube(xv, thr, 10, 29, 268435456, s.cub_hv, s.add_cub_hv));
+    sums.d = wrap_add(sums.d, cm0_cube(xd, thr, 12, 30, 536870912, s.cub_d, s.add_cub_d));
   }
   return sums;
 }
@@ -552,9 +556,9 @@ EXACTVMAF_HD inline CmRowSums cm_s123_row(const Bands3<const i32>& src, const Ba
       t = add32(t, f_dn[b][jr]);
       thr = add32(thr, t);
     }
-    sums.h += cm_s123_cube(csf_s123_value(sh[j], i_rfactor[0]), thr, shift_cub, add_cub);
-    sums.v += cm_s123_cube(csf_s123_value(sv[j], i_rfactor[1]), thr, shift_cub, add_cub);
-    sums.d += cm_s123_cube(csf_s123_value(sd[j], i_rfactor[2]), thr, shift_cub, add_cub);
+    sums.h = wrap_add(sums.h, cm_s123_cube(csf_s123_value(sh[j], i_rfactor[0]), thr, shift_cub, add_cub));
+    sums.v = wrap_add(sums.v, cm_s123_cube(csf_s123_value(sv[j], i_rfactor[1]), thr, shift_cub, add_cub));
+    sums.d = wrap_add(sums.d, cm_s123_cube(csf_s123_value(sd[j], i_rfactor[2]), thr, shift_cub, add_cub));
   }
   return sums;
 }
@@ -565,16 +569,20 @@ struct DenRowSums {
   u64 h = 0, v = 0, d = 0;
 };
 
+// Scale 0: |x|^3 of one reference coefficient (its magnitude as uint16).
+EXACTVMAF_HD_INLINE u64 den0_cube(i16 x) {
+  const u64 m = static_cast<u16>(abs32(x));
+  return m * m * m;
+}
+
 // Scale 0: sum of |x|^3 of the reference bands over columns [j0, j1).
 EXACTVMAF_HD inline DenRowSums den0_row(const Bands3<const i16>& ref, int i, int j0, int j1) {
   const i16 *bh = ref.row(0, i), *bv = ref.row(1, i), *bd = ref.row(2, i);
   DenRowSums s;
   for (int j = j0; j < j1; ++j) {
-    const u64 h = static_cast<u16>(abs32(bh[j])), v = static_cast<u16>(abs32(bv[j])),
-              d = static_cast<u16>(abs32(bd[j]));
-    s.h += h * h * h;
-    s.v += v * v * v;
-    s.d += d * d * d;
+    s.h += den0_cube(bh[j]);
+    s.v += den0_cube(bv[j]);
+    s.d += den0_cube(bd[j]);
   }
   return s;
 }

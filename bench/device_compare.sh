@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Whole-command VMAF (vmaf_v0.6.1) throughput on the GPU machine: exactvmaf on
+# cpu and cuda against upstream libvmaf's CLI (a stock build of f85a853,
+# carried as UPSTREAM_VMAF) on the bench's generated raw 8-bit 4:2:0 pairs,
+# frames from the page cache, best of REPEAT runs after a warm-up.
+#
+#   bench/device_compare.sh BUNDLE [UPSTREAM_VMAF] [REPEAT=3]
+#
+# BUNDLE is scripts/device-bundle.sh's folder with models/ (a copy of
+# ../shared/models); the inputs are the ones exactvmaf_bench writes to
+# $EXACTVMAF_BENCH_DIR (default /tmp/exactvmaf-bench).
+set -uo pipefail
+bundle="$(cd "${1:-.devrun}" && pwd)"
+upstream="${2:-}"
+repeat="${3:-3}"
+export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
+dir="${EXACTVMAF_BENCH_DIR:-/tmp/exactvmaf-bench}"
+models="$bundle/models"
+best() {  # frames command... -> best fps over $repeat runs (after one warm-up)
+  local frames=$1 b=0 t0 t1 fps
+  shift
+  "$@" > /dev/null 2>&1 || { echo "error"; return; }
+  for _ in $(seq "$repeat"); do
+    t0=$(date +%s.%N); "$@" > /dev/null 2>&1; t1=$(date +%s.%N)
+    b=$(awk -v n="$frames" -v a="$t0" -v z="$t1" -v b="$b" 'BEGIN { f = n / (z - a); print (f > b ? f : b) }')
+  done
+  printf "%.1f" "$b"
+}
+echo "| size | frames | threads | exactvmaf cpu fps | upstream cpu fps | ratio | exactvmaf cuda fps |"
+echo "|---|---|---|---|---|---|---|"
+for spec in 1920x1080:60 3840x2160:24; do
+  size=${spec%:*}; n=${spec#*:}; w=${size%x*}; h=${size#*x}
+  ref="$dir/ref_${size}_8b_420_${n}f.yuv"; dist="$dir/dist_${size}_8b_420_${n}f.yuv"
+  [ -s "$ref" ] || { echo "$ref missing (run exactvmaf_bench first)"; continue; }
+  # Ten copies back to back, so start-up (model, device context) is small
+  # against the run; one thread scores the first copy only.
+  long_ref="$dir/long_ref_${size}.yuv"; long_dist="$dir/long_dist_${size}.yuv"
+  [ -s "$long_ref" ] || for _ in $(seq 10); do cat "$ref"; done > "$long_ref"
+  [ -s "$long_dist" ] || for _ in $(seq 10); do cat "$dist"; done > "$long_dist"
+  raw=(-r "$long_ref" -d "$long_dist" -w "$w" -h "$h" -p 420 -b 8 -q -o /dev/null -m path="$models/vmaf_v0.6.1.json")
+  for t in 1 16; do
+    frames=$((t == 1 ? n : 10 * n))
+    cnt=(--frame_cnt "$frames" --threads "$t")
+    ours=$(best "$frames" "$bundle/exactvmaf" "${raw[@]}" "${cnt[@]}")
+    up="-"; ratio="-"
+    if [ -n "$upstream" ]; then
+      up=$(best "$frames" "$upstream" "${raw[@]}" "${cnt[@]}")
+      ratio=$(awk -v a="$ours" -v b="$up" 'BEGIN { printf "%.2f", a / b }')
+    fi
+    cuda=$(best "$((10 * n))" "$bundle/exactvmaf" "${raw[@]}" --threads "$t" --backend cuda)
+    echo "| $size | $frames | $t | $ours | $up | $ratio | $cuda (${t} threads, $((10 * n)) frames) |"
+  done
+  for t in 4 8; do
+    echo "| $size | $((10 * n)) | $t | - | - | - | $(best "$((10 * n))" "$bundle/exactvmaf" "${raw[@]}" --threads "$t" --backend cuda) |"
+  done
+done

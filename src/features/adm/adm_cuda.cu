@@ -1,0 +1,554 @@
+// Integer ADM on the device. Per frame, on the worker's stream:
+//
+//   memset of the counters
+//   dwt_decouple_kernel, scales 0, 1, 2, 3 (one launch each)
+//   cm_kernel for scale 0, cm_kernel for scales 1..3 (one launch)
+//   one copy of the 36 per-scale totals into the pinned result buffer
+//
+// dwt_decouple_kernel: a block makes kDwtTile samples of one band row for
+// the reference and the distorted frame. It runs the vertical pass
+// (dwt0_vertical_row / dwt_vertical_row on one column) for the 2 * kDwtTile +
+// 2 source columns its outputs read into shared memory, then per sample the
+// horizontal pass (dwt0_h_* / dwt_h_*), the decouple (decouple0_sample /
+// decouple_s123_sample with its fp64 islands) and the CSF of both decoupled
+// parts inside the decouple region, and the denominator's cube of the
+// reference bands inside the scored region. Only what the next steps read is
+// stored: the approximation band (the next scale's input) and, per detail
+// band, r, a and the CSF values and /30 twins of a and r. The denominator's
+// per-block sums are added atomically to a per-row counter.
+//
+// cm_kernel: one block per scored row. Per sample it calls cm0_row /
+// cm_s123_row on the one-column range [j, j + 1) (the CPU's row functions),
+// for the numerator and the aim; the block's sums are the row's sums, which
+// thread 0 shifts as the CPU does per row and adds to the scale's totals,
+// together with the row's shifted denominator.
+//
+// Every sum is an integer sum (uint64 arithmetic, modulo 2^64 as the CPU's
+// int64/uint64 ones): exact in any order, so the block and atomic orders do
+// not matter. The per-frame tail (cube roots, pow, the scores) is the CPU's
+// host code in finish().
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "backends/cuda/check.cuh"
+#include "features/adm/adm_cuda.hpp"
+#include "features/adm/adm_math.hpp"
+
+namespace exactvmaf::adm {
+
+namespace {
+
+using ull = unsigned long long;
+
+constexpr int kDwtTile = 128;   // band samples (and threads) per DWT block
+constexpr int kSpan = 2 * kDwtTile + 2;  // source columns read by one DWT block
+constexpr int kCmThreads = 256;  // threads per scored row of cm_kernel
+constexpr unsigned kMaxGridY = 65535;
+constexpr int kPerScale = 9;  // num h/v/d, aim h/v/d, den h/v/d
+constexpr int kTotals = num_scales * kPerScale;
+
+// The stored band planes of one scale: kind x (h, v, d), each stride x rows.
+enum Kind : int { kR = 0, kA, kDstA, kFltA, kDstR, kFltR, kKinds };
+
+template <class T>
+struct BandPlanes {
+  T* base = nullptr;
+  std::ptrdiff_t stride = 0, plane = 0;
+  __host__ __device__ T* at(int kind, int band) const { return base + (kind * 3 + band) * plane; }
+  __device__ Bands3<const T> set(int kind) const { return {at(kind, 0), at(kind, 1), at(kind, 2), stride}; }
+};
+
+// Sizes, regions and shift constants of one scale (host-computed, as the CPU
+// worker computes them).
+struct ScaleGeometry {
+  int w_in = 0, h_in = 0;  // DWT input (scale 0: the picture)
+  int w = 0, h = 0;        // band size
+  Region dr, sr;           // decouple/CSF region, scored region
+  // Denominator: per-sample cube (scales 1..3), per-row rounding shift, and
+  // the tail's divisor.
+  u32 den_shift_sq = 0, den_shift_cub = 0;
+  u64 den_add_cub = 0;
+  u32 den_shift_accum = 0;
+  u64 den_add_accum = 0;
+  double den_shift_csf = 0;
+  // Numerator: cube shifts (scale 0: cm0; scales 1..3: shift_cub/add_cub)
+  // and the per-row shift.
+  Cm0Shifts cm0;
+  u32 cm_shift_cub = 0;
+  i64 cm_add_cub = 0;
+  RowShift rs;
+};
+
+ScaleGeometry scale_geometry(int scale, int w_in, int h_in) {
+  ScaleGeometry g;
+  g.w_in = w_in;
+  g.h_in = h_in;
+  g.w = band_size(w_in);
+  g.h = band_size(h_in);
+  g.dr = decouple_region(g.w, g.h);
+  g.sr = score_region(g.w, g.h);
+  const Region& sr = g.sr;
+  if (scale == 0) {
+    const u64 area = static_cast<u64>(sr.bottom - sr.top) * static_cast<u64>(sr.right - sr.left);
+    const int shift_accum = static_cast<int>(ceil_log2(area)) - 20 > 0 ? static_cast<int>(ceil_log2(area)) - 20 : 0;
+    g.den_shift_accum = static_cast<u32>(shift_accum);
+    g.den_add_accum = shift_accum > 0 ? u64{1} << (shift_accum - 1) : 0;
+    g.den_shift_csf = pow2(static_cast<double>(18 - shift_accum));
+    g.cm0 = cm0_shifts(g.w);
+  } else {
+    g.den_shift_cub = ceil_log2(static_cast<u64>(sr.right - sr.left));
+    g.den_add_cub = half_of_pow2(g.den_shift_cub);
+    g.den_shift_accum = ceil_log2(static_cast<u64>(sr.bottom - sr.top));
+    g.den_add_accum = half_of_pow2(g.den_shift_accum);
+    g.den_shift_sq = den_s123_shift_sq(scale);
+    const u32 convert = scale == 1 ? 32u : scale == 2 ? 27u : 23u;
+    g.den_shift_csf = pow2(static_cast<double>(convert - g.den_shift_accum - g.den_shift_cub));
+    g.cm_shift_cub = ceil_log2(static_cast<u64>(g.w));
+    g.cm_add_cub = half_of_pow2(g.cm_shift_cub);
+  }
+  g.rs = cm_row_shift(g.h);
+  return g;
+}
+
+__device__ __forceinline__ bool inside(const Region& r, int i, int j) {
+  return i >= r.top && i < r.bottom && j >= r.left && j < r.right;
+}
+
+// Adds N values over the block; the sums are valid in thread 0.
+template <int N, int Threads>
+__device__ __forceinline__ void block_sum(ull (&v)[N], ull (&scratch)[Threads / 32][N]) {
+  for (int n = 0; n < N; ++n)
+    for (int off = 16; off > 0; off /= 2) v[n] += __shfl_down_sync(0xffffffffu, v[n], off);
+  if (threadIdx.x % 32 == 0)
+    for (int n = 0; n < N; ++n) scratch[threadIdx.x / 32][n] = v[n];
+  __syncthreads();
+  if (threadIdx.x == 0)
+    for (int n = 0; n < N; ++n) {
+      ull s = 0;
+      for (int w = 0; w < Threads / 32; ++w) s += scratch[w][n];
+      v[n] = s;
+    }
+  __syncthreads();  // scratch is reused by the next call
+}
+
+// ---- DWT, decouple, CSF, denominator cubes ------------------------------------
+
+template <class Band>
+struct DwtArgs {
+  const void* src[2] = {nullptr, nullptr};  // ref, dis: the picture (scale 0) or the previous a bands (int32)
+  std::ptrdiff_t src_stride[2] = {0, 0};    // in samples
+  int w_in = 0, h_in = 0, scale = 0;
+  unsigned bpc = 8;
+  bool detail = true;  // decouple, CSF and denominator (false: scale 0 under adm_skip_scale0)
+  bool aim = true;     // also a and the CSF of r (false under adm_skip_aim)
+  ScaleGeometry g;
+  double gain = 100.0;
+  const i32* lookup = nullptr;
+  u32 i_rfactor[3] = {0, 0, 0};
+  i32* next_a[2] = {nullptr, nullptr};  // the approximation bands for the next scale (null at scale 3)
+  BandPlanes<Band> bands;
+  ull* den_rows = nullptr;  // 3 per band row
+};
+
+__device__ __forceinline__ void csf_sample(i16 v, u32 f, int band, i16* dst, i16* flt) {
+  csf0_sample(v, f, band, dst, flt);
+}
+__device__ __forceinline__ void csf_sample(i32 v, u32 f, int, i32* dst, i32* flt) { csf_s123_sample(v, f, dst, flt); }
+
+// Band is int16 at scale 0 (Sample: the picture's uint8_t/uint16_t), int32 at
+// scales 1..3 (Sample int32).
+template <class Band, class Sample>
+__global__ void __launch_bounds__(kDwtTile) dwt_decouple_kernel(const DwtArgs<Band> p) {
+  constexpr bool scale0 = std::is_same_v<Band, i16>;
+  __shared__ Band lo[2][kSpan], hi[2][kSpan];
+  __shared__ ull den_scratch[kDwtTile / 32][3];
+  const ScaleGeometry& g = p.g;
+  const int j0 = static_cast<int>(blockIdx.x) * kDwtTile;
+  const int x = static_cast<int>(threadIdx.x), j = j0 + x;
+  const Sample* src[2] = {static_cast<const Sample*>(p.src[0]), static_cast<const Sample*>(p.src[1])};
+  for (int i = static_cast<int>(blockIdx.y); i < g.h; i += static_cast<int>(gridDim.y)) {
+    // Vertical pass at the source columns of taps 2j - 1 .. 2j + 2 (mirrored
+    // as dwt_src_index mirrors them); column t of the span is tap t % 2 of
+    // output j0 + t / 2.
+    for (int t = x; t < kSpan; t += kDwtTile) {
+      if (2 * j0 - 1 + t > 2 * g.w) break;  // read by no output of this row
+      const int col = dwt_src_index(j0 + t / 2, t % 2, g.w_in);
+      for (int k = 0; k < 2; ++k) {
+        if constexpr (scale0)
+          dwt0_vertical_row(src[k] + col, p.src_stride[k], 1, g.h_in, i, p.bpc, &lo[k][t],
+                            p.detail ? &hi[k][t] : nullptr);
+        else
+          dwt_vertical_row(src[k] + col, p.src_stride[k], 1, g.h_in, i, p.scale, &lo[k][t], &hi[k][t]);
+      }
+    }
+    __syncthreads();
+    ull den[3] = {0, 0, 0};
+    if (j < g.w) {
+      Band band[2][3];  // h, v, d of ref (0) and dis (1)
+      for (int k = 0; k < 2; ++k) {
+        const Band* l = lo[k] + 2 * x;
+        const Band* hh = hi[k] + 2 * x;
+        Band a;
+        if constexpr (scale0) {
+          a = dwt0_h_lo(l[0], l[1], l[2], l[3]);
+          if (p.detail) {
+            band[k][0] = dwt0_h_lo(hh[0], hh[1], hh[2], hh[3]);
+            band[k][1] = dwt0_h_hi(l[0], l[1], l[2], l[3]);
+            band[k][2] = dwt0_h_hi(hh[0], hh[1], hh[2], hh[3]);
+          }
+        } else {
+          const i64 add = dwt_hp_add(p.scale);
+          const int shift = dwt_hp_shift(p.scale);
+          a = dwt_h_lo(l[0], l[1], l[2], l[3], add, shift);
+          band[k][0] = dwt_h_lo(hh[0], hh[1], hh[2], hh[3], add, shift);
+          band[k][1] = dwt_h_hi(l[0], l[1], l[2], l[3], add, shift);
+          band[k][2] = dwt_h_hi(hh[0], hh[1], hh[2], hh[3], add, shift);
+        }
+        if (p.next_a[k]) p.next_a[k][static_cast<std::ptrdiff_t>(i) * g.w + j] = a;
+      }
+      if (p.detail && inside(g.dr, i, j)) {
+        Band r[3], a[3];
+        if constexpr (scale0)
+          decouple0_sample(band[0][0], band[0][1], band[0][2], band[1][0], band[1][1], band[1][2], p.gain, p.lookup,
+                           &r[0], &r[1], &r[2], &a[0], &a[1], &a[2]);
+        else
+          decouple_s123_sample(band[0][0], band[0][1], band[0][2], band[1][0], band[1][1], band[1][2], p.gain,
+                               p.lookup, &r[0], &r[1], &r[2], &a[0], &a[1], &a[2]);
+        const std::ptrdiff_t off = static_cast<std::ptrdiff_t>(i) * p.bands.stride + j;
+        for (int b = 0; b < 3; ++b) {
+          Band dst, flt;
+          p.bands.at(kR, b)[off] = r[b];
+          csf_sample(a[b], p.i_rfactor[b], b, &dst, &flt);
+          p.bands.at(kDstA, b)[off] = dst;
+          p.bands.at(kFltA, b)[off] = flt;
+          if (p.aim) {
+            p.bands.at(kA, b)[off] = a[b];
+            csf_sample(r[b], p.i_rfactor[b], b, &dst, &flt);
+            p.bands.at(kDstR, b)[off] = dst;
+            p.bands.at(kFltR, b)[off] = flt;
+          }
+        }
+      }
+      if (p.detail && inside(g.sr, i, j))
+        for (int b = 0; b < 3; ++b) {
+          if constexpr (scale0)
+            den[b] = den0_cube(band[0][b]);
+          else
+            den[b] = den_s123_cube(band[0][b], p.g.den_shift_sq, p.g.den_shift_cub, p.g.den_add_cub);
+        }
+    }
+    if (p.detail && i >= g.sr.top && i < g.sr.bottom) {  // the same for the whole block
+      block_sum<3, kDwtTile>(den, den_scratch);
+      if (threadIdx.x == 0)
+        for (int b = 0; b < 3; ++b)
+          if (den[b]) atomicAdd(p.den_rows + 3 * static_cast<std::ptrdiff_t>(i) + b, den[b]);
+    }
+    __syncthreads();  // lo and hi are reused by the next row
+  }
+}
+
+// ---- contrast masking: the numerator and aim row sums ---------------------------
+
+template <class Band>
+struct CmArgs {
+  BandPlanes<Band> bands;
+  ScaleGeometry g;
+  bool aim = true;
+  u32 i_rfactor[3] = {0, 0, 0};
+  const ull* den_rows = nullptr;
+  ull* totals = nullptr;  // this scale's kPerScale values
+};
+
+template <class Band>
+struct CmLaunch {
+  CmArgs<Band> s[3];  // scale 0: s[0] only; scales 1..3: s[0..2]
+};
+
+template <class Band>
+__device__ __forceinline__ void cm_rows(const CmArgs<Band>& p, ull (&scratch)[kCmThreads / 32][6]) {
+  constexpr bool scale0 = std::is_same_v<Band, i16>;
+  const ScaleGeometry& g = p.g;
+  const Bands3<const Band> r = p.bands.set(kR), dst_a = p.bands.set(kDstA), flt_a = p.bands.set(kFltA);
+  const Bands3<const Band> a = p.bands.set(kA), dst_r = p.bands.set(kDstR), flt_r = p.bands.set(kFltR);
+  const int rows = g.sr.bottom - g.sr.top;
+  for (int row = static_cast<int>(blockIdx.x); row < rows; row += static_cast<int>(gridDim.x)) {
+    const int i = g.sr.top + row;
+    ull v[6] = {0, 0, 0, 0, 0, 0};
+    for (int j = g.sr.left + static_cast<int>(threadIdx.x); j < g.sr.right; j += kCmThreads) {
+      CmRowSums n, m;
+      if constexpr (scale0)
+        n = cm0_row(r, dst_a, flt_a, p.i_rfactor, g.w, g.h, i, j, j + 1, g.cm0);
+      else
+        n = cm_s123_row(r, dst_a, flt_a, p.i_rfactor, g.w, g.h, i, j, j + 1, g.cm_shift_cub, g.cm_add_cub);
+      v[0] += static_cast<ull>(n.h);
+      v[1] += static_cast<ull>(n.v);
+      v[2] += static_cast<ull>(n.d);
+      if (p.aim) {
+        if constexpr (scale0)
+          m = cm0_row(a, dst_r, flt_r, p.i_rfactor, g.w, g.h, i, j, j + 1, g.cm0);
+        else
+          m = cm_s123_row(a, dst_r, flt_r, p.i_rfactor, g.w, g.h, i, j, j + 1, g.cm_shift_cub, g.cm_add_cub);
+        v[3] += static_cast<ull>(m.h);
+        v[4] += static_cast<ull>(m.v);
+        v[5] += static_cast<ull>(m.d);
+      }
+    }
+    block_sum<6, kCmThreads>(v, scratch);
+    if (threadIdx.x == 0) {
+      // The CPU's per-row (sum + add) >> shift: int64 for the numerators,
+      // uint64 for the denominator.
+#pragma unroll
+      for (int k = 0; k < 6; ++k) {  // constant bounds: v stays in registers
+        if (k >= 3 && !p.aim) break;
+        const i64 shifted = static_cast<i64>(v[k] + static_cast<ull>(g.rs.add)) >> g.rs.shift;
+        atomicAdd(p.totals + k, static_cast<ull>(shifted));
+      }
+      for (int b = 0; b < 3; ++b) {
+        const ull d = p.den_rows[3 * static_cast<std::ptrdiff_t>(i) + b];
+        atomicAdd(p.totals + 6 + b, (d + g.den_add_accum) >> g.den_shift_accum);
+      }
+    }
+  }
+}
+
+template <class Band>
+__global__ void __launch_bounds__(kCmThreads) cm_kernel(const CmLaunch<Band> launch) {
+  __shared__ ull scratch[kCmThreads / 32][6];
+  switch (blockIdx.y) {  // constant indices: the arguments stay in parameter space
+    case 0:
+      cm_rows(launch.s[0], scratch);
+      break;
+    case 1:
+      cm_rows(launch.s[1], scratch);
+      break;
+    default:
+      cm_rows(launch.s[2], scratch);
+      break;
+  }
+}
+
+__global__ void div_lookup_kernel(i32* table) {
+  const int k = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (k < div_lookup_size) table[k] = div_lookup_entry(k);
+}
+
+// ---- the worker ---------------------------------------------------------------
+
+class AdmCudaWorker final : public cuda::FeatureWorker {
+ public:
+  explicit AdmCudaWorker(const CudaParams& p) : p_(p) {
+    int w = static_cast<int>(p.w), h = static_cast<int>(p.h);
+    for (int s = 0; s < num_scales; ++s) {
+      g_[s] = scale_geometry(s, w, h);
+      w = g_[s].w;
+      h = g_[s].h;
+    }
+  }
+  ~AdmCudaWorker() override {
+    for (void* d : {static_cast<void*>(lookup_), static_cast<void*>(bands16_), static_cast<void*>(bands32_),
+                    static_cast<void*>(next_a_), static_cast<void*>(counters_)})
+      if (d) (void)cudaFree(d);
+    if (result_) (void)cudaFreeHost(result_);
+  }
+
+  cuda::PlaneNeeds planes() const override {
+    cuda::PlaneNeeds n;
+    n.ref = cuda::kLuma;
+    n.dist = cuda::kLuma;
+    return n;
+  }
+
+  void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
+    const cuda::DevicePlane &ref = frame.ref.plane[0], &dis = frame.dist.plane[0];
+    if (!ref.data || !dis.data || ref.width != p_.w || ref.height != p_.h || dis.width != p_.w ||
+        dis.height != p_.h)
+      throw Error("internal: adm's CUDA worker did not get both luma planes at " + std::to_string(p_.w) + "x" +
+                  std::to_string(p_.h) + " on the device");
+    // Band planes: scale 0 int16, scales 1..3 int32, stride = band width.
+    const auto plane_of = [&](int s) { return static_cast<std::size_t>(g_[s].w) * static_cast<std::size_t>(g_[s].h); };
+    std::size_t n32 = 0, n_next = 0, n_rows = 0;
+    for (int s = 1; s < num_scales; ++s) n32 += kKinds * 3 * plane_of(s);
+    for (int s = 0; s + 1 < num_scales; ++s) n_next += 2 * plane_of(s);
+    for (int s = 0; s < num_scales; ++s) n_rows += 3 * static_cast<std::size_t>(g_[s].h);
+    EXACTVMAF_CUDA_CHECK(cudaMalloc(&lookup_, sizeof(i32) * div_lookup_size));
+    EXACTVMAF_CUDA_CHECK(cudaMalloc(&bands16_, sizeof(i16) * kKinds * 3 * plane_of(0)));
+    EXACTVMAF_CUDA_CHECK(cudaMalloc(&bands32_, sizeof(i32) * n32));
+    EXACTVMAF_CUDA_CHECK(cudaMalloc(&next_a_, sizeof(i32) * n_next));
+    counters_size_ = kTotals + n_rows;
+    EXACTVMAF_CUDA_CHECK(cudaMalloc(&counters_, sizeof(ull) * counters_size_));
+    EXACTVMAF_CUDA_CHECK(cudaHostAlloc(&result_, sizeof(ull) * kTotals, cudaHostAllocPortable));
+    for (int k = 0; k < kTotals; ++k) result_[k] = 0;
+
+    // Band planes of each scale and the next-scale inputs, carved out of the
+    // allocations; den_rows of each scale after the totals.
+    std::size_t o32 = 0, onext = 0, orows = kTotals;
+    i32* next[num_scales][2] = {};
+    for (int s = 0; s < num_scales; ++s) {
+      if (s == 0) {
+        planes16_ = {bands16_, g_[0].w, static_cast<std::ptrdiff_t>(plane_of(0))};
+      } else {
+        planes32_[s] = {bands32_ + o32, g_[s].w, static_cast<std::ptrdiff_t>(plane_of(s))};
+        o32 += kKinds * 3 * plane_of(s);
+      }
+      if (s + 1 < num_scales)
+        for (int k = 0; k < 2; ++k) {
+          next[s][k] = next_a_ + onext;
+          onext += plane_of(s);
+        }
+      den_rows_[s] = counters_ + orows;
+      orows += 3 * static_cast<std::size_t>(g_[s].h);
+    }
+
+    // Kernel arguments (the same every frame).
+    dwt0_ = {};
+    dwt0_.src[0] = ref.data;
+    dwt0_.src[1] = dis.data;
+    const std::size_t sample_bytes = p_.bpc == 8 ? 1 : 2;
+    dwt0_.src_stride[0] = static_cast<std::ptrdiff_t>(ref.pitch / sample_bytes);
+    dwt0_.src_stride[1] = static_cast<std::ptrdiff_t>(dis.pitch / sample_bytes);
+    fill_common(dwt0_, 0, next[0]);
+    dwt0_.detail = !p_.skip_scale0;
+    dwt0_.bands = planes16_;
+    for (int s = 1; s < num_scales; ++s) {
+      DwtArgs<i32>& d = dwt_[s];
+      d = {};
+      d.src[0] = next[s - 1][0];
+      d.src[1] = next[s - 1][1];
+      d.src_stride[0] = d.src_stride[1] = g_[s - 1].w;
+      fill_common(d, s, next[s]);
+      d.bands = planes32_[s];
+    }
+    cm0_ = {};
+    fill_cm(cm0_.s[0], 0, planes16_);
+    cm_ = {};
+    for (int s = 1; s < num_scales; ++s) fill_cm(cm_.s[s - 1], s, planes32_[s]);
+
+    div_lookup_kernel<<<(div_lookup_size + 255) / 256, 256, 0, stream>>>(lookup_);
+    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  void enqueue(const cuda::DeviceFrame&, cuda::Stream stream) override {
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(counters_, 0, sizeof(ull) * counters_size_, stream));
+    const auto grid_of = [](const ScaleGeometry& g) {
+      return dim3(static_cast<unsigned>((g.w + kDwtTile - 1) / kDwtTile),
+                  static_cast<unsigned>(g.h) < kMaxGridY ? static_cast<unsigned>(g.h) : kMaxGridY);
+    };
+    if (p_.bpc == 8)
+      dwt_decouple_kernel<i16, std::uint8_t><<<grid_of(g_[0]), kDwtTile, 0, stream>>>(dwt0_);
+    else
+      dwt_decouple_kernel<i16, std::uint16_t><<<grid_of(g_[0]), kDwtTile, 0, stream>>>(dwt0_);
+    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    for (int s = 1; s < num_scales; ++s) {
+      dwt_decouple_kernel<i32, i32><<<grid_of(g_[s]), kDwtTile, 0, stream>>>(dwt_[s]);
+      EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    }
+    if (!p_.skip_scale0) {
+      cm_kernel<i16><<<dim3(static_cast<unsigned>(rows_of(0)), 1), kCmThreads, 0, stream>>>(cm0_);
+      EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    }
+    int rows = 0;
+    for (int s = 1; s < num_scales; ++s) rows = rows_of(s) > rows ? rows_of(s) : rows;
+    cm_kernel<i32><<<dim3(static_cast<unsigned>(rows), 3), kCmThreads, 0, stream>>>(cm_);
+    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_, counters_, sizeof(ull) * kTotals, cudaMemcpyDeviceToHost, stream));
+  }
+
+  // The CPU worker's tail (adm_cpu.cpp: scale0, scale_s123, extract) on the
+  // device's per-scale totals.
+  void finish(const FrameInput&, FrameOutput& out) override {
+    float num[num_scales], den[num_scales], aim[num_scales];
+    for (int s = 0; s < num_scales; ++s) {
+      const ScaleGeometry& g = g_[s];
+      const ull* t = result_ + s * kPerScale;
+      if (s == 0 && p_.skip_scale0) {
+        num[0] = 0.0f;
+        den[0] = 1e-10f;
+        aim[0] = 0.0f;
+        continue;
+      }
+      const u64 dacc[3] = {t[6], t[7], t[8]};
+      den[s] = den_tail(dacc, g.den_shift_csf, p_.factors[s].rfactor, g.sr, p_.noise_weight);
+      const i64 nacc[3] = {static_cast<i64>(t[0]), static_cast<i64>(t[1]), static_cast<i64>(t[2])};
+      const i64 aacc[3] = {static_cast<i64>(t[3]), static_cast<i64>(t[4]), static_cast<i64>(t[5])};
+      if (s == 0) {
+        num[0] = num0_tail(nacc, g.cm0, g.rs.shift, g.sr, p_.noise_weight);
+        aim[0] = p_.skip_aim ? 0.0f : num0_tail(aacc, g.cm0, g.rs.shift, g.sr, 0.0);
+      } else {
+        num[s] = num_s123_tail(nacc, s, g.cm_shift_cub, g.rs.shift, g.sr, p_.noise_weight);
+        aim[s] = p_.skip_aim ? 0.0f : num_s123_tail(aacc, s, g.cm_shift_cub, g.rs.shift, g.sr, 0.0);
+      }
+    }
+    const FrameScores fs = frame_scores(num, den, aim, static_cast<int>(p_.w), static_cast<int>(p_.h),
+                                        p_.dlm_weight, p_.min_val);
+    unsigned slot = 0;
+    out.set(slot++, fs.adm2);
+    out.set(slot++, fs.aim);
+    out.set(slot++, fs.adm3);
+    for (int s = 0; s < num_scales; ++s) out.set(slot++, fs.scale_num[s] / fs.scale_den[s]);
+    if (!p_.debug) return;
+    out.set(slot++, fs.adm2);
+    out.set(slot++, fs.num);
+    out.set(slot++, fs.den);
+    for (int s = 0; s < num_scales; ++s) {
+      out.set(slot++, fs.scale_num[s]);
+      out.set(slot++, fs.scale_den[s]);
+    }
+  }
+
+ private:
+  int rows_of(int s) const { return g_[s].sr.bottom - g_[s].sr.top; }
+
+  template <class Band>
+  void fill_common(DwtArgs<Band>& d, int s, i32* const next[2]) const {
+    d.w_in = g_[s].w_in;
+    d.h_in = g_[s].h_in;
+    d.scale = s;
+    d.bpc = p_.bpc;
+    d.detail = true;
+    d.aim = !p_.skip_aim;
+    d.g = g_[s];
+    d.gain = p_.gain_limit;
+    d.lookup = lookup_;
+    for (int b = 0; b < 3; ++b) d.i_rfactor[b] = p_.factors[s].i_rfactor[b];
+    d.next_a[0] = next[0];
+    d.next_a[1] = next[1];
+    d.den_rows = den_rows_[s];
+  }
+
+  template <class Band>
+  void fill_cm(CmArgs<Band>& c, int s, const BandPlanes<Band>& planes) const {
+    c.bands = planes;
+    c.g = g_[s];
+    c.aim = !p_.skip_aim;
+    for (int b = 0; b < 3; ++b) c.i_rfactor[b] = p_.factors[s].i_rfactor[b];
+    c.den_rows = den_rows_[s];
+    c.totals = counters_ + s * kPerScale;
+  }
+
+  CudaParams p_;
+  ScaleGeometry g_[num_scales];
+  i32* lookup_ = nullptr;
+  i16* bands16_ = nullptr;
+  i32* bands32_ = nullptr;
+  i32* next_a_ = nullptr;
+  ull* counters_ = nullptr;  // kTotals totals, then the per-row denominators of each scale
+  std::size_t counters_size_ = 0;
+  ull* den_rows_[num_scales] = {};
+  ull* result_ = nullptr;  // pinned: the graph's last copy lands here
+  BandPlanes<i16> planes16_;
+  BandPlanes<i32> planes32_[num_scales];
+  DwtArgs<i16> dwt0_;
+  DwtArgs<i32> dwt_[num_scales];
+  CmLaunch<i16> cm0_;
+  CmLaunch<i32> cm_;
+};
+
+}  // namespace
+
+std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const CudaParams& p) {
+  return std::make_unique<AdmCudaWorker>(p);
+}
+
+}  // namespace exactvmaf::adm

@@ -1,0 +1,83 @@
+// The row kernels of integer ADM as a table of function pointers, one table
+// per SIMD level (exactvmaf::simd_level()). Every entry returns exactly what
+// the adm_math.hpp row function of the same name returns: integer arithmetic
+// is exact in any order, wrapping included (done modulo 2^32 / 2^64 as the
+// scalar code's unsigned casts do), and the fp64 islands run per lane with
+// the same IEEE operations (no FMA). SIMD entries handle the vector-sized
+// middle of a row and hand edges and tails to the scalar functions.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "exactvmaf/simd.hpp"
+#include "features/adm/adm_math.hpp"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define EXACTVMAF_ADM_HAVE_AVX2 1
+#else
+#define EXACTVMAF_ADM_HAVE_AVX2 0
+#endif
+
+namespace exactvmaf::adm {
+
+struct Kernels {
+  const char* name;
+  // dwt0_vertical_row for 8-bit and for 9..16-bit samples.
+  void (*dwt0_vertical_u8)(const std::uint8_t* src, std::ptrdiff_t stride, int w, int h, int i, unsigned bpc, i16* lo,
+                           i16* hi);
+  void (*dwt0_vertical_u16)(const std::uint16_t* src, std::ptrdiff_t stride, int w, int h, int i, unsigned bpc,
+                            i16* lo, i16* hi);
+  void (*dwt0_horizontal)(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h, i16* d);
+  void (*dwt_vertical)(const i32* src, std::ptrdiff_t stride, int w, int h, int i, int scale, i32* lo, i32* hi);
+  void (*dwt_horizontal)(const i32* lo, const i32* hi, int w, int scale, i32* a, i32* v, i32* h, i32* d);
+  void (*decouple0)(const Bands3<const i16>& ref, const Bands3<const i16>& dis, int i, int j0, int j1, double gain,
+                    const i32* div_lookup, const Bands3<i16>& r, const Bands3<i16>& a);
+  void (*decouple_s123)(const Bands3<const i32>& ref, const Bands3<const i32>& dis, int i, int j0, int j1,
+                        double gain, const i32* div_lookup, const Bands3<i32>& r, const Bands3<i32>& a);
+  void (*csf0)(const i16* src, u32 i_rfactor, int band, int j0, int j1, i16* dst, i16* flt);
+  void (*csf_s123)(const i32* src, u32 i_rfactor, int j0, int j1, i32* dst, i32* flt);
+  CmRowSums (*cm0)(const Bands3<const i16>& src, const Bands3<const i16>& angles, const Bands3<const i16>& flt,
+                   const u32 i_rfactor[3], int w, int h, int i, int j0, int j1, const Cm0Shifts& s);
+  CmRowSums (*cm_s123)(const Bands3<const i32>& src, const Bands3<const i32>& angles, const Bands3<const i32>& flt,
+                       const u32 i_rfactor[3], int w, int h, int i, int j0, int j1, u32 shift_cub, i64 add_cub);
+  DenRowSums (*den0)(const Bands3<const i16>& ref, int i, int j0, int j1);
+  DenRowSums (*den_s123)(const Bands3<const i32>& ref, int i, int j0, int j1, u32 shift_sq, u32 shift_cub,
+                         u64 add_cub);
+};
+
+inline const Kernels& scalar_kernels() {
+  static const Kernels k = {"scalar",
+                            &dwt0_vertical_row<std::uint8_t>,
+                            &dwt0_vertical_row<std::uint16_t>,
+                            &dwt0_horizontal_row,
+                            &dwt_vertical_row,
+                            &dwt_horizontal_row,
+                            &decouple0_row,
+                            &decouple_s123_row,
+                            &csf0_row,
+                            &csf_s123_row,
+                            &cm0_row,
+                            &cm_s123_row,
+                            &den0_row,
+                            &den_s123_row};
+  return k;
+}
+
+#if EXACTVMAF_ADM_HAVE_AVX2
+const Kernels& avx2_kernels();    // adm_avx2.cpp
+const Kernels& avx512_kernels();  // adm_avx512.cpp
+#endif
+
+// The kernels for a SIMD level (what simd_level() allows by default).
+inline const Kernels& kernels_for(SimdLevel level) {
+#if EXACTVMAF_ADM_HAVE_AVX2
+  // The AVX-512 kernels also use AVX512CD (vplzcntd), which simd_level() does not check.
+  if (level >= SimdLevel::avx512 && __builtin_cpu_supports("avx512cd")) return avx512_kernels();
+  if (level >= SimdLevel::avx2) return avx2_kernels();
+#else
+  (void)level;
+#endif
+  return scalar_kernels();
+}
+
+}  // namespace exactvmaf::adm
