@@ -28,18 +28,19 @@ best() {  # frames command... -> best fps over $repeat runs (after one warm-up)
 }
 echo "| size | frames | threads | exactvmaf cpu fps | upstream cpu fps | ratio | exactvmaf cuda fps |"
 echo "|---|---|---|---|---|---|---|"
-for spec in 1920x1080:60 3840x2160:24; do
+for spec in 1920x1080:240 3840x2160:96; do
   size=${spec%:*}; n=${spec#*:}; w=${size%x*}; h=${size#*x}
   ref="$dir/ref_${size}_8b_420_${n}f.yuv"; dist="$dir/dist_${size}_8b_420_${n}f.yuv"
   [ -s "$ref" ] || { echo "$ref missing (run exactvmaf_bench first)"; continue; }
-  # Ten copies back to back, so start-up (model, device context) is small
-  # against the run; one thread scores the first copy only.
+  # Three copies back to back, so start-up (model, device context) is small
+  # against the run; one thread scores the first quarter of a copy only.
   long_ref="$dir/long_ref_${size}.yuv"; long_dist="$dir/long_dist_${size}.yuv"
-  [ -s "$long_ref" ] || for _ in $(seq 10); do cat "$ref"; done > "$long_ref"
-  [ -s "$long_dist" ] || for _ in $(seq 10); do cat "$dist"; done > "$long_dist"
+  [ -s "$long_ref" ] || for _ in 1 2 3; do cat "$ref"; done > "$long_ref"
+  [ -s "$long_dist" ] || for _ in 1 2 3; do cat "$dist"; done > "$long_dist"
+  all=$((3 * n))
   raw=(-r "$long_ref" -d "$long_dist" -w "$w" -h "$h" -p 420 -b 8 -q -o /dev/null -m path="$models/vmaf_v0.6.1.json")
   for t in 1 16; do
-    frames=$((t == 1 ? n : 10 * n))
+    frames=$((t == 1 ? n / 4 : all))
     cnt=(--frame_cnt "$frames" --threads "$t")
     ours=$(best "$frames" "$bundle/exactvmaf" "${raw[@]}" "${cnt[@]}")
     up="-"; ratio="-"
@@ -47,10 +48,10 @@ for spec in 1920x1080:60 3840x2160:24; do
       up=$(best "$frames" "$upstream" "${raw[@]}" "${cnt[@]}")
       ratio=$(awk -v a="$ours" -v b="$up" 'BEGIN { printf "%.2f", a / b }')
     fi
-    cuda=$(best "$((10 * n))" "$bundle/exactvmaf" "${raw[@]}" --threads "$t" --backend cuda)
-    echo "| $size | $frames | $t | $ours | $up | $ratio | $cuda (${t} threads, $((10 * n)) frames) |"
+    cuda=$(best "$all" "$bundle/exactvmaf" "${raw[@]}" --threads "$t" --backend cuda)
+    echo "| $size | $frames | $t | $ours | $up | $ratio | $cuda (${t} threads, $all frames) |"
   done
   for t in 4 8; do
-    echo "| $size | $((10 * n)) | $t | - | - | - | $(best "$((10 * n))" "$bundle/exactvmaf" "${raw[@]}" --threads "$t" --backend cuda) |"
+    echo "| $size | $all | $t | - | - | - | $(best "$all" "$bundle/exactvmaf" "${raw[@]}" --threads "$t" --backend cuda) |"
   done
 done

@@ -33,6 +33,9 @@ struct RunOptions {
   Backend backend = Backend::cpu;
   int gpu = 0;                    // CUDA device index (--gpu)
   bool cuda_graphs = true;        // replay each thread's captured launch chain; false: launch directly
+  // cuda: time each frame's upload and kernels with device events (into
+  // RunResult; costs a little throughput).
+  bool cuda_timing = false;
   // Frame buffers read ahead per input beyond what the workers hold.
   unsigned read_ahead = 0;        // 0: chosen from threads
   std::function<void(const Progress&)> on_progress;  // called from the pipeline thread
@@ -47,6 +50,9 @@ struct RunResult {
   VideoFormat format;
   unsigned threads = 0;           // worker threads actually used
   Backend backend = Backend::cpu; // the backend that ran (cpu or cuda)
+  // With RunOptions::cuda_timing: device milliseconds summed over frames
+  // (and over the threads' streams, which overlap).
+  double cuda_upload_ms = 0, cuda_kernel_ms = 0;
 };
 
 // Runs every requested feature over both inputs. Throws Error for bad input

@@ -210,10 +210,18 @@ class CpuProcessor final : public FrameProcessor {
 
 class CudaProcessor final : public FrameProcessor {
  public:
-  CudaProcessor(const cuda::RunnerOptions& opts, const std::vector<Extractor>& extractors) {
+  CudaProcessor(const cuda::RunnerOptions& opts, const std::vector<Extractor>& extractors, cuda::RunnerTimes* total,
+                std::mutex* total_mutex)
+      : total_(total), total_mutex_(total_mutex) {
     std::vector<cuda::RunnerFeature> features;
     for (const auto& e : extractors) features.push_back({e.impl.get(), e.history});
     runner_ = cuda::make_frame_runner(opts, features);
+  }
+  ~CudaProcessor() override {
+    const cuda::RunnerTimes t = runner_->times();
+    std::lock_guard lock(*total_mutex_);
+    total_->upload_ms += t.upload_ms;
+    total_->kernel_ms += t.kernel_ms;
   }
   void process(const FrameInput& in, const std::vector<bool>& active, FrameResult& result) override {
     runner_->run(in, active, result.outputs);
@@ -221,6 +229,8 @@ class CudaProcessor final : public FrameProcessor {
 
  private:
   std::unique_ptr<cuda::FrameRunner> runner_;
+  cuda::RunnerTimes* total_;
+  std::mutex* total_mutex_;
 };
 
 using ProcessorFactory = std::function<std::unique_ptr<FrameProcessor>()>;
@@ -416,14 +426,17 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
     return std::make_unique<CpuProcessor>(extractors);
   };
   HostMemory memory;
+  cuda::RunnerTimes cuda_times;  // summed by the processors as they end
+  std::mutex cuda_times_mutex;
   if (backend == Backend::cuda) {
     memory = {true, opts.gpu};
     cuda::RunnerOptions ro;
     ro.gpu = opts.gpu;
     ro.format = fmt;
     ro.graphs = opts.cuda_graphs;
-    make_processor = [ro, &extractors]() -> std::unique_ptr<FrameProcessor> {
-      return std::make_unique<CudaProcessor>(ro, extractors);
+    ro.timing = opts.cuda_timing;
+    make_processor = [ro, &extractors, &cuda_times, &cuda_times_mutex]() -> std::unique_ptr<FrameProcessor> {
+      return std::make_unique<CudaProcessor>(ro, extractors, &cuda_times, &cuda_times_mutex);
     };
   }
 
@@ -518,6 +531,8 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
 
   for (auto& e : extractors) e.impl->flush(result.scores);
   result.scores.order_metrics_by_first_write();
+  result.cuda_upload_ms = cuda_times.upload_ms;
+  result.cuda_kernel_ms = cuda_times.kernel_ms;
 
   result.frames = committed;
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

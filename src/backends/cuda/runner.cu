@@ -46,6 +46,8 @@ class CudaFrameRunner final : public FrameRunner {
     EXACTVMAF_CUDA_CHECK(cudaSetDevice(opts.gpu));
     EXACTVMAF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     try {
+      if (opts.timing)
+        for (auto& e : events_) EXACTVMAF_CUDA_CHECK(cudaEventCreate(&e));
       setup();
     } catch (...) {
       release();
@@ -54,8 +56,12 @@ class CudaFrameRunner final : public FrameRunner {
   }
   ~CudaFrameRunner() override { release(); }
 
+  RunnerTimes times() const override { return times_; }
+
   void run(const FrameInput& in, const std::vector<bool>& active, std::vector<FrameOutput>& outputs) override {
+    if (opts_.timing) EXACTVMAF_CUDA_CHECK(cudaEventRecord(events_[0], stream_));
     upload(in);
+    if (opts_.timing) EXACTVMAF_CUDA_CHECK(cudaEventRecord(events_[1], stream_));
     std::uint64_t mask = 0;
     for (std::size_t e = 0; e < workers_.size(); ++e)
       if (active[e]) mask |= std::uint64_t{1} << e;
@@ -64,7 +70,15 @@ class CudaFrameRunner final : public FrameRunner {
     } else {
       enqueue_all(mask);
     }
+    if (opts_.timing) EXACTVMAF_CUDA_CHECK(cudaEventRecord(events_[2], stream_));
     EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    if (opts_.timing) {
+      float up = 0, k = 0;
+      EXACTVMAF_CUDA_CHECK(cudaEventElapsedTime(&up, events_[0], events_[1]));
+      EXACTVMAF_CUDA_CHECK(cudaEventElapsedTime(&k, events_[1], events_[2]));
+      times_.upload_ms += up;
+      times_.kernel_ms += k;
+    }
     FrameInput fin = in;
     for (std::size_t e = 0; e < workers_.size(); ++e) {
       if (!active[e]) continue;
@@ -179,6 +193,8 @@ class CudaFrameRunner final : public FrameRunner {
     buffers_.clear();
     if (stream_) (void)cudaStreamDestroy(stream_);
     stream_ = nullptr;
+    for (auto& e : events_)
+      if (e) (void)cudaEventDestroy(std::exchange(e, nullptr));
   }
 
   RunnerOptions opts_;
@@ -190,6 +206,8 @@ class CudaFrameRunner final : public FrameRunner {
   std::vector<unsigned> buffer_rows_;
   DeviceFrame frame_;
   std::map<std::uint64_t, cudaGraphExec_t> graphs_;
+  cudaEvent_t events_[3] = {nullptr, nullptr, nullptr};
+  RunnerTimes times_;
 };
 
 }  // namespace

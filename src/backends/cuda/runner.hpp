@@ -29,6 +29,11 @@ struct RunnerFeature {
   unsigned history = 0;                   // its history()
 };
 
+// Device milliseconds a runner spent (RunnerOptions::timing).
+struct RunnerTimes {
+  double upload_ms = 0, kernel_ms = 0;
+};
+
 // One pipeline thread's device state: a stream, the fixed device planes, the
 // features' CUDA workers and their captured graphs. Made and used by one
 // thread (which it binds to the device).
@@ -39,13 +44,16 @@ class FrameRunner {
   // available (most recent first); active[e]: feature e runs on this frame;
   // outputs[e] receives its values.
   virtual void run(const FrameInput& in, const std::vector<bool>& active, std::vector<FrameOutput>& outputs) = 0;
+  virtual RunnerTimes times() const { return {}; }
 };
 
 struct RunnerOptions {
   int gpu = 0;
   VideoFormat format;
   bool graphs = true;  // capture once per set of active features, replay per frame
+  bool timing = false; // events around each frame's upload and kernels
 };
+
 
 std::unique_ptr<FrameRunner> make_frame_runner(const RunnerOptions& opts, const std::vector<RunnerFeature>& features);
 
