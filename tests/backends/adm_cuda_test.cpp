@@ -13,6 +13,7 @@
 
 #include "backends/cuda/cuda_feature.hpp"
 #include "exactvmaf/cuda.hpp"
+#include "support/backend_parity.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/synthetic.hpp"
@@ -50,36 +51,6 @@ const std::map<std::string, GoldenRun>& adm_runs() {
       {"adm_csf_modes", {{"adm=adm_csf_mode=1", "adm=adm_csf_mode=3:adm_csf_scale=1.5:adm_csf_diag_scale=0.8"}}},
   };
   return runs;
-}
-
-// Every frame value and aggregate, same names in the same order. Returns the
-// number of values compared (so a vacuous comparison is caught) and reports
-// the first differing frame and metric.
-std::size_t expect_same_bits(const RunResult& cpu, const RunResult& gpu, const std::string& what) {
-  EXPECT_EQ(gpu.frames, cpu.frames) << what;
-  EXPECT_EQ(gpu.scores.metric_count(), cpu.scores.metric_count()) << what;
-  std::size_t compared = 0, differing = 0;
-  std::string first;
-  for (std::size_t id = 0; id < std::min(cpu.scores.metric_count(), gpu.scores.metric_count()); ++id) {
-    EXPECT_EQ(gpu.scores.metric_name(id), cpu.scores.metric_name(id)) << what;
-    for (std::uint64_t f = 0; f < std::min(cpu.frames, gpu.frames); ++f) {
-      const auto a = cpu.scores.get(id, f), b = gpu.scores.get(id, f);
-      EXPECT_EQ(a.has_value(), b.has_value()) << what << " frame " << f << " " << cpu.scores.metric_name(id);
-      if (!a || !b) continue;
-      ++compared;
-      if (!same_bits(*a, *b)) {
-        ++differing;
-        if (first.empty())
-          first = fmt::format("frame {} {}: cpu {:.17g} cuda {:.17g}", f, cpu.scores.metric_name(id), *a, *b);
-      }
-    }
-  }
-  EXPECT_EQ(differing, 0u) << what << ": " << differing << " of " << compared << " values differ; first " << first;
-  EXPECT_EQ(gpu.scores.aggregates().size(), cpu.scores.aggregates().size()) << what;
-  for (std::size_t a = 0; a < std::min(cpu.scores.aggregates().size(), gpu.scores.aggregates().size()); ++a)
-    EXPECT_TRUE(same_bits(gpu.scores.aggregates()[a].second, cpu.scores.aggregates()[a].second))
-        << what << " aggregate " << cpu.scores.aggregates()[a].first;
-  return compared;
 }
 
 RunOptions options_of(const GoldenRun& run, Backend backend, unsigned threads) {

@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "support/backend_parity.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/synthetic.hpp"
@@ -65,34 +66,6 @@ RunOptions options_of(const GoldenRun& run, Backend backend, unsigned threads) {
   o.threads = threads;
   o.backend = backend;
   return o;
-}
-
-// Every frame value and aggregate, same names in the same order; counts the
-// values compared so a vacuous comparison fails.
-std::size_t expect_same_bits(const RunResult& cpu, const RunResult& other, const std::string& what) {
-  EXPECT_EQ(other.frames, cpu.frames) << what;
-  EXPECT_EQ(other.scores.metric_count(), cpu.scores.metric_count()) << what;
-  std::size_t compared = 0, differing = 0;
-  std::string first;
-  for (std::size_t id = 0; id < std::min(cpu.scores.metric_count(), other.scores.metric_count()); ++id) {
-    EXPECT_EQ(other.scores.metric_name(id), cpu.scores.metric_name(id)) << what;
-    for (std::uint64_t f = 0; f < std::min(cpu.frames, other.frames); ++f) {
-      const auto a = cpu.scores.get(id, f), b = other.scores.get(id, f);
-      EXPECT_EQ(a.has_value(), b.has_value()) << what << " frame " << f << " " << cpu.scores.metric_name(id);
-      if (!a || !b) continue;
-      ++compared;
-      if (!same_bits(*a, *b)) {
-        ++differing;
-        if (first.empty())
-          first = fmt::format("frame {} {}: cpu {:.17g} cuda {:.17g}", f, cpu.scores.metric_name(id), *a, *b);
-      }
-    }
-  }
-  EXPECT_EQ(differing, 0u) << what << ": " << differing << " of " << compared << " values differ; first " << first;
-  EXPECT_EQ(other.scores.aggregates().size(), cpu.scores.aggregates().size()) << what;
-  for (std::size_t a = 0; a < std::min(cpu.scores.aggregates().size(), other.scores.aggregates().size()); ++a)
-    EXPECT_TRUE(same_bits(other.scores.aggregates()[a].second, cpu.scores.aggregates()[a].second)) << what;
-  return compared;
 }
 
 // ---- motion on every fixture pair and option set ----------------------------
