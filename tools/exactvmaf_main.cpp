@@ -218,7 +218,7 @@ int main(int argc, char** argv) {
   app.add_option("--model_dir", s.model_dir,
                  fmt::format("directory searched first for -m version=NAME (then $EXACTVMAF_MODEL_DIR, then {})",
                              *ev::default_model_dir() ? ev::default_model_dir() : "nothing"));
-  app.add_option("--threads", s.threads, "worker threads (default 0: one per hardware thread)");
+  app.add_option("--threads", s.threads, "worker threads (default 0: one per hardware thread; with cuda, frames in flight, default 4)");
   app.add_option("--read_ahead", s.read_ahead, "frames read ahead per input (default 0: chosen from --threads)");
   app.add_option("--subsample", s.subsample, "output and pool every N-th frame")->check(CLI::PositiveNumber);
   app.add_option("--frame_cnt", s.frame_cnt, "score at most N frames (0: all)");

@@ -25,7 +25,7 @@ struct Progress {
 };
 
 struct RunOptions {
-  unsigned threads = 0;           // worker threads; 0: one per hardware thread
+  unsigned threads = 0;           // worker threads; 0: one per hardware thread (cuda: 4 frames in flight)
   unsigned subsample = 1;         // output and pool every N-th frame
   std::uint64_t frame_cnt = 0;    // 0: all frames
   std::uint64_t frame_skip_ref = 0;

@@ -440,7 +440,11 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
     };
   }
 
-  unsigned threads = opts.threads ? opts.threads : std::max(1u, std::thread::hardware_concurrency());
+  // cuda: each worker thread is one frame in flight; four keep the H200 busy
+  // (measured: 8 and 16 are slower, docs/benchmarks.md).
+  const unsigned default_threads =
+      backend == Backend::cuda ? 4u : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = opts.threads ? opts.threads : default_threads;
   result.threads = threads;
   // Frames in flight: one per worker plus two ready, so no worker waits for
   // the commit thread. Few buffers keep the working set in the cache.
