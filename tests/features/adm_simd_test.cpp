@@ -157,6 +157,31 @@ TEST(AdmSimdKernels, DwtScales123EqualScalar) {
   }
 }
 
+// Scale 1's vertical pass read from the int16 approximation band equals
+// dwt_vertical_row on the same samples widened to int32, at every level
+// (scalar included), over the full int16 range.
+TEST(AdmSimdKernels, Dwt1FromInt16EqualsScalar) {
+  std::vector<const adm::Kernels*> tables = {&adm::scalar_kernels()};
+  for (SimdLevel level : simd_levels()) tables.push_back(&adm::kernels_for(level));
+  std::mt19937_64 rng(5);
+  for (const adm::Kernels* k : tables)
+    for (int w : {5, 9, 16, 17, 31, 32, 33, 40, 63, 64, 65, 100, 131, 257, 600, 961}) {
+      for (Fill fill : all_fills) {
+        const int h = 9;
+        const auto stride = static_cast<std::ptrdiff_t>(w + 3);
+        const auto plane16 = random_values<i16>(static_cast<std::size_t>(stride * h), fill, rng, -32768, 32767);
+        const std::vector<i32> plane32(plane16.begin(), plane16.end());
+        for (int i = 0; i < adm::band_size(h); ++i) {
+          std::vector<i32> lo_s(w), hi_s(w), lo_k(w, 7), hi_k(w, 7);
+          adm::dwt_vertical_row(plane32.data(), stride, w, h, i, 1, lo_s.data(), hi_s.data());
+          k->dwt1_vertical_i16(plane16.data(), stride, w, h, i, lo_k.data(), hi_k.data());
+          ASSERT_EQ(lo_s, lo_k) << k->name << " w " << w << " row " << i;
+          ASSERT_EQ(hi_s, hi_k) << k->name << " w " << w << " row " << i;
+        }
+      }
+    }
+}
+
 // Three bands of w x h samples (h rows, stride w + 2).
 template <class T>
 struct TestBands {

@@ -13,6 +13,7 @@
 #include "exactvmaf/simd.hpp"
 #include "features/vif/vif_log2_table.hpp"
 #include "features/vif/vif_math.hpp"
+#include "features/vif/vif_simd.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/synthetic.hpp"
@@ -53,7 +54,7 @@ TEST_P(VifGolden, EqualsRBitForBitAndMeasuresUpstream) {
   ASSERT_TRUE(std::filesystem::exists(upstream_path));
   const auto up = read_json(upstream_path);
 
-  for (SimdLevel level : {SimdLevel::scalar, SimdLevel::avx512}) {
+  for (SimdLevel level : {SimdLevel::scalar, SimdLevel::avx2, SimdLevel::avx512}) {
     SimdLimit limit(level);
     const RunResult ours = run_golden(*pair, run);
     ASSERT_EQ(r.at("frames").size(), (ours.frames + run.subsample - 1) / run.subsample);
@@ -201,13 +202,18 @@ void expect_simd_matches_scalar(const SyntheticCase& sc, const std::string& feat
     SimdLimit limit(SimdLevel::scalar);
     base = run_synthetic(sc.fmt, 2, ref_fn, dist_fn, feature);
   }
-  const RunResult vec = run_synthetic(sc.fmt, 2, ref_fn, dist_fn, feature);
-  ASSERT_EQ(vec.scores.metric_count(), base.scores.metric_count());
-  for (std::size_t id = 0; id < base.scores.metric_count(); ++id)
-    for (std::uint64_t f = 0; f < base.frames; ++f)
-      EXPECT_TRUE(same_bits(*vec.scores.get(id, f), *base.scores.get(id, f)))
-          << sc.fmt.describe() << " kind " << sc.kind << " frame " << f << " " << base.scores.metric_name(id) << ": "
-          << *vec.scores.get(id, f) << " vs scalar " << *base.scores.get(id, f);
+  // Every vector level this CPU has (simd_level() caps at what it supports).
+  for (SimdLevel level : {SimdLevel::avx2, SimdLevel::avx512}) {
+    SimdLimit limit(level);
+    const RunResult vec = run_synthetic(sc.fmt, 2, ref_fn, dist_fn, feature);
+    ASSERT_EQ(vec.scores.metric_count(), base.scores.metric_count());
+    for (std::size_t id = 0; id < base.scores.metric_count(); ++id)
+      for (std::uint64_t f = 0; f < base.frames; ++f)
+        EXPECT_TRUE(same_bits(*vec.scores.get(id, f), *base.scores.get(id, f)))
+            << simd_level_name(simd_level()) << " " << sc.fmt.describe() << " kind " << sc.kind << " frame " << f
+            << " " << base.scores.metric_name(id) << ": " << *vec.scores.get(id, f) << " vs scalar "
+            << *base.scores.get(id, f);
+  }
 }
 
 TEST(VifSimd, MatchesScalarOnRandomFrames) {
@@ -219,6 +225,18 @@ TEST(VifSimd, MatchesScalarOnRandomFrames) {
   expect_simd_matches_scalar({{61, 33, PixelFormat::yuv444, 9}, 1}, "vif=debug=true:vif_enhn_gain_limit=1.3");
 }
 
+// Widths around the AVX-512 kernels' 16- and 32-column blocks at every scale
+// (scale 3 of 259 is 32 + 0, of 263 is 32 + 0 with odd tails above), each bit
+// depth, every content kind and the gain-limit / skip options.
+TEST(VifSimd, MatchesScalarAroundVectorBlocks) {
+  for (unsigned bpc : {8u, 9u, 10u, 12u, 14u, 16u})
+    for (auto [w, h] : {std::pair{32u, 17u}, {47u, 16u}, {64u, 19u}, {97u, 18u}, {259u, 20u}, {263u, 35u}})
+      for (int kind : {0, 1, 2}) expect_simd_matches_scalar({{w, h, PixelFormat::yuv420, bpc}, kind}, "vif=debug=true");
+  for (const char* opts : {"vif=debug=true:vif_enhn_gain_limit=1.0", "vif=debug=true:vif_enhn_gain_limit=1.7",
+                           "vif=debug=true:vif_skip_scale0=true"})
+    for (int kind : {0, 1, 2}) expect_simd_matches_scalar({{131, 66, PixelFormat::yuv420, 8}, kind}, opts);
+}
+
 TEST(VifSimd, MatchesScalarOnFixtures) {
   for (const auto& pair : fixture_pairs()) {
     RunResult base;
@@ -226,12 +244,58 @@ TEST(VifSimd, MatchesScalarOnFixtures) {
       SimdLimit limit(SimdLevel::scalar);
       base = run_fixture(pair, {"vif=debug=true"});
     }
-    const RunResult vec = run_fixture(pair, {"vif=debug=true"});
-    for (std::size_t id = 0; id < base.scores.metric_count(); ++id)
-      for (std::uint64_t f = 0; f < base.frames; ++f)
-        ASSERT_TRUE(same_bits(*vec.scores.get(id, f), *base.scores.get(id, f)))
-            << pair.name << " frame " << f << " " << base.scores.metric_name(id);
+    for (SimdLevel level : {SimdLevel::avx2, SimdLevel::avx512}) {
+      SimdLimit limit(level);
+      const RunResult vec = run_fixture(pair, {"vif=debug=true"});
+      for (std::size_t id = 0; id < base.scores.metric_count(); ++id)
+        for (std::uint64_t f = 0; f < base.frames; ++f)
+          ASSERT_TRUE(same_bits(*vec.scores.get(id, f), *base.scores.get(id, f)))
+              << simd_level_name(simd_level()) << " " << pair.name << " frame " << f << " "
+              << base.scores.metric_name(id);
+    }
   }
+}
+
+// The AVX-512 log branch against accumulate_pixel on random and edge
+// variances: huge gains (truncations out of int32 / int64 range), sigma1 at
+// and around the noise variance, sign edges of sigma2 and sigma12.
+TEST(VifSimd, VectorLogBranchEqualsScalarOnEdgeValues) {
+#if EXACTVMAF_VIF_HAVE_AVX2
+  if (!vif::avx512_vif_supported()) GTEST_SKIP() << "no AVX-512 VNNI/CD on this CPU";
+  const std::int32_t edges[] = {INT32_MIN, INT32_MIN + 1, -65536, -1, 0, 1, 2, 3, 131071, 131072, 131073, 262143,
+                                262144, 1 << 20, (1 << 24) + 7, 1 << 30, INT32_MAX - 1, INT32_MAX};
+  std::vector<std::int32_t> s1, s2, s12;
+  for (std::int32_t a : edges)
+    for (std::int32_t b : edges)
+      for (std::int32_t c : edges) {
+        s1.push_back(a);
+        s2.push_back(b);
+        s12.push_back(c);
+      }
+  std::uint64_t state = 12345;
+  for (int n = 0; n < 200000; ++n) {
+    const std::uint64_t r = mix(state++);
+    const std::uint64_t q_hi = mix(state++);
+    const std::uint64_t q = (q_hi << 32) | mix(state++);
+    // Mostly log-branch pixels with realistic and extreme magnitudes.
+    const unsigned shift1 = static_cast<unsigned>(r % 31), shift2 = static_cast<unsigned>((r >> 8) % 31);
+    s1.push_back(static_cast<std::int32_t>((q & 0x7fffffff) >> shift1));
+    s2.push_back(static_cast<std::int32_t>(((q >> 32) & 0x7fffffff) >> shift2) - ((r >> 20) % 7 == 0 ? 1000 : 0));
+    s12.push_back(static_cast<std::int32_t>(mix(state++) & 0xffffffff) >> (static_cast<unsigned>(r >> 28) % 31));
+  }
+  for (double limit : {1.0, 1.3, 100.0}) {
+    vif::Residuals scalar;
+    for (std::size_t p = 0; p < s1.size(); ++p)
+      vif::accumulate_pixel(s1[p], s2[p], s12[p], limit, vif::log2_table(), scalar);
+    const vif::Residuals vec = vif::accumulate_pixels_avx512(s1.data(), s2.data(), s12.data(), s1.size(), limit);
+    EXPECT_EQ(vec.num_log, scalar.num_log) << limit;
+    EXPECT_EQ(vec.den_log, scalar.den_log) << limit;
+    EXPECT_EQ(vec.num_non_log, scalar.num_non_log) << limit;
+    EXPECT_EQ(vec.den_non_log, scalar.den_non_log) << limit;
+  }
+#else
+  GTEST_SKIP() << "x86-64 only";
+#endif
 }
 
 // ---- the log2 table -----------------------------------------------------------

@@ -75,8 +75,14 @@ EXACTVMAF_AVX2 void dwt0_vertical_avx2(const Sample* src, std::ptrdiff_t stride,
   const __m256i lo01 = tap_pair16(dwt_lo(0), dwt_lo(1)), lo23 = tap_pair16(dwt_lo(2), dwt_lo(3));
   const __m256i hi01 = tap_pair16(dwt_hi(0), dwt_hi(1)), hi23 = tap_pair16(dwt_hi(2), dwt_hi(3));
   const __m256i bias = _mm256_set1_epi16(static_cast<short>(0x8000));
+  // The source rows come from memory: fetch rows r[3] + 2 and r[3] + 3, which the next two output rows add
+  // (prefetches never fault; the address is an integer so no pointer leaves its array).
+  const auto next_rows = static_cast<std::uintptr_t>(2 * stride) * sizeof(Sample);
   int j = 0;
   for (; j + 16 <= w; j += 16) {
+    const auto ahead = reinterpret_cast<std::uintptr_t>(r[3] + j) + next_rows;
+    _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(ahead + next_rows / 2), _MM_HINT_T0);
     __m256i s[4];
     for (int k = 0; k < 4; ++k) {
       if constexpr (wide) s[k] = _mm256_xor_si256(load256(r[k] + j), bias);
@@ -165,7 +171,11 @@ EXACTVMAF_AVX2 void dwt_vertical_avx2(const i32* src, std::ptrdiff_t stride, int
   } else {
     const __m256i add = _mm256_set1_epi64x(dwt_vp_add(scale));
     const __m128i shift = _mm_cvtsi32_si128(dwt_vp_shift(scale));
+    const auto next_rows = static_cast<std::uintptr_t>(2 * stride) * sizeof(i32);  // as in dwt0_vertical_avx2
     for (; j + 8 <= w; j += 8) {
+      const auto ahead = reinterpret_cast<std::uintptr_t>(r[3] + j) + next_rows;
+      _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(ahead + next_rows / 2), _MM_HINT_T0);
       __m256i le = _mm256_setzero_si256(), lodd = le, he = le, hodd = le;
       for (int k = 0; k < 4; ++k) {
         const __m256i x = load256(r[k] + j), xo = _mm256_srli_epi64(x, 32);
@@ -180,6 +190,43 @@ EXACTVMAF_AVX2 void dwt_vertical_avx2(const i32* src, std::ptrdiff_t stride, int
     }
   }
   if (j < w) dwt_vertical_row(src + j, stride, w - j, h, i, scale, lo + j, hi + j);
+}
+
+// Scale 1 from int16 samples (dwt1_vertical_i16_row), 16 columns at a time:
+// rows in pairs through vpmaddwd as at scale 0. |sum| <= 32768 * 54822 <
+// 2^31 with no rounding or shift at scale 1: the int32 sums are exact.
+EXACTVMAF_AVX2 inline void dwt1_v16(const i16* const r[4], int j, const __m256i taps[4], std::uintptr_t next_rows,
+                                    i32* lo, i32* hi) {
+  const auto ahead = reinterpret_cast<std::uintptr_t>(r[3] + j) + next_rows;  // as in dwt0_vertical_avx2
+  _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
+  _mm_prefetch(reinterpret_cast<const char*>(ahead + next_rows / 2), _MM_HINT_T0);
+  const __m256i s0 = load256(r[0] + j), s1 = load256(r[1] + j), s2 = load256(r[2] + j), s3 = load256(r[3] + j);
+  const __m256i p01_l = _mm256_unpacklo_epi16(s0, s1), p01_h = _mm256_unpackhi_epi16(s0, s1);
+  const __m256i p23_l = _mm256_unpacklo_epi16(s2, s3), p23_h = _mm256_unpackhi_epi16(s2, s3);
+  for (int band = 0; band < 2; ++band) {
+    const __m256i t01 = taps[2 * band], t23 = taps[2 * band + 1];
+    // *_l: columns 0-3 and 8-11, *_h: 4-7 and 12-15.
+    const __m256i l = _mm256_add_epi32(_mm256_madd_epi16(p01_l, t01), _mm256_madd_epi16(p23_l, t23));
+    const __m256i u = _mm256_add_epi32(_mm256_madd_epi16(p01_h, t01), _mm256_madd_epi16(p23_h, t23));
+    i32* dst = band ? hi : lo;
+    store256(dst + j, _mm256_permute2x128_si256(l, u, 0x20));
+    store256(dst + j + 8, _mm256_permute2x128_si256(l, u, 0x31));
+  }
+}
+
+EXACTVMAF_AVX2 void dwt1_vertical_i16_avx2(const i16* src, std::ptrdiff_t stride, int w, int h, int i, i32* lo,
+                                           i32* hi) {
+  if (w < 16 || dwt_vp_shift(1) != 0 || dwt_vp_add(1) != 0) return dwt1_vertical_i16_row(src, stride, w, h, i, lo, hi);
+  const i16* r[4];
+  for (int k = 0; k < 4; ++k) r[k] = src + dwt_src_index(i, k, h) * stride;
+  const __m256i taps[4] = {tap_pair16(dwt_lo(0), dwt_lo(1)), tap_pair16(dwt_lo(2), dwt_lo(3)),
+                           tap_pair16(dwt_hi(0), dwt_hi(1)), tap_pair16(dwt_hi(2), dwt_hi(3))};
+  int j = 0;
+  const auto next_rows = static_cast<std::uintptr_t>(2 * stride) * sizeof(i16);
+  for (; j + 16 <= w; j += 16) dwt1_v16(r, j, taps, next_rows, lo, hi);
+  // Each output column depends on its input column only: the tail is one
+  // more block ending at the last column.
+  if (j < w) dwt1_v16(r, w - 16, taps, next_rows, lo, hi);
 }
 
 inline void dwt_horizontal_at(const i32* lo, const i32* hi, int w, int j, i64 add, int shift, i32* a, i32* v, i32* h,
@@ -655,7 +702,8 @@ const Kernels& avx2_kernels() {
                             &cm0_avx2,
                             &cm_s123_avx2,
                             &den0_avx2,
-                            &den_s123_avx2};
+                            &den_s123_avx2,
+                            &dwt1_vertical_i16_avx2};
   return k;
 }
 

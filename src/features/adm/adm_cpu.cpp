@@ -141,13 +141,7 @@ void AdmWorker::scale0(const FrameInput& in, float* num, float* den, float* aim)
     dwt0(in.dist.row<std::uint16_t>(0, 0), in.dist.stride[0] / 2, dis_a16_, dis16_);
   }
   const int w = band_size(static_cast<int>(c_.w)), h = band_size(static_cast<int>(c_.h));
-  cur_ = 0;
-  for (int i = 0; i < h; ++i)
-    for (int j = 0; j < w; ++j) {
-      const std::ptrdiff_t k = i * stride_ + j;
-      ref_a_[0][static_cast<std::size_t>(k)] = ref_a16_[static_cast<std::size_t>(k)];
-      dis_a_[0][static_cast<std::size_t>(k)] = dis_a16_[static_cast<std::size_t>(k)];
-    }
+  cur_ = 0;  // scale 1 reads ref_a16_ / dis_a16_ (dwt1_vertical_i16); ref_a_[0] is first written at scale 2
   if (c_.skip_scale0) {
     *num = 0.0f;
     *den = 1e-10f;
@@ -208,10 +202,16 @@ void AdmWorker::scale_s123(int scale, int w_in, int h_in, float* num, float* den
   const int bh = band_size(h_in);
   for (int i = 0; i < bh; ++i) {
     const std::ptrdiff_t off = i * stride_;
-    k_.dwt_vertical(ref_in, stride_, w_in, h_in, i, scale, lo32_[0].data(), hi32_[0].data());
+    if (scale == 1)
+      k_.dwt1_vertical_i16(ref_a16_.data(), stride_, w_in, h_in, i, lo32_[0].data(), hi32_[0].data());
+    else
+      k_.dwt_vertical(ref_in, stride_, w_in, h_in, i, scale, lo32_[0].data(), hi32_[0].data());
     k_.dwt_horizontal(lo32_[0].data(), hi32_[0].data(), w_in, scale, ref_a_[nxt].data() + off,
                        ref32_.v.data() + off, ref32_.h.data() + off, ref32_.d.data() + off);
-    k_.dwt_vertical(dis_in, stride_, w_in, h_in, i, scale, lo32_[1].data(), hi32_[1].data());
+    if (scale == 1)
+      k_.dwt1_vertical_i16(dis_a16_.data(), stride_, w_in, h_in, i, lo32_[1].data(), hi32_[1].data());
+    else
+      k_.dwt_vertical(dis_in, stride_, w_in, h_in, i, scale, lo32_[1].data(), hi32_[1].data());
     k_.dwt_horizontal(lo32_[1].data(), hi32_[1].data(), w_in, scale, dis_a_[nxt].data() + off,
                        dis32_.v.data() + off, dis32_.h.data() + off, dis32_.d.data() + off);
   }

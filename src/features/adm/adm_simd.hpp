@@ -43,7 +43,26 @@ struct Kernels {
   DenRowSums (*den0)(const Bands3<const i16>& ref, int i, int j0, int j1);
   DenRowSums (*den_s123)(const Bands3<const i32>& ref, int i, int j0, int j1, u32 shift_sq, u32 shift_cub,
                          u64 add_cub);
+  // dwt_vertical at scale 1 read straight from scale 0's int16 approximation band.
+  void (*dwt1_vertical_i16)(const i16* src, std::ptrdiff_t stride, int w, int h, int i, i32* lo, i32* hi);
 };
+
+// Scale 1, vertical pass over the int16 approximation band of scale 0: what
+// dwt_vertical_row(scale 1) gives on those samples widened to int32 (the
+// CPU worker then needs no int32 copy of that band).
+inline void dwt1_vertical_i16_row(const i16* src, std::ptrdiff_t stride, int w, int h, int i, i32* lo, i32* hi) {
+  const i16* r[4];
+  for (int k = 0; k < 4; ++k) r[k] = src + dwt_src_index(i, k, h) * stride;
+  const i64 add = dwt_vp_add(1);
+  const int shift = dwt_vp_shift(1);
+  for (int j = 0; j < w; ++j) {
+    const i64 s0 = r[0][j], s1 = r[1][j], s2 = r[2][j], s3 = r[3][j];
+    const i64 al = dwt_lo(0) * s0 + dwt_lo(1) * s1 + dwt_lo(2) * s2 + dwt_lo(3) * s3;
+    const i64 ah = dwt_hi(0) * s0 + dwt_hi(1) * s1 + dwt_hi(2) * s2 + dwt_hi(3) * s3;
+    lo[j] = wrap32((al + add) >> shift);
+    hi[j] = wrap32((ah + add) >> shift);
+  }
+}
 
 inline const Kernels& scalar_kernels() {
   static const Kernels k = {"scalar",
@@ -59,7 +78,8 @@ inline const Kernels& scalar_kernels() {
                             &cm0_row,
                             &cm_s123_row,
                             &den0_row,
-                            &den_s123_row};
+                            &den_s123_row,
+                            &dwt1_vertical_i16_row};
   return k;
 }
 

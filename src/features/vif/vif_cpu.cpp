@@ -1,6 +1,6 @@
 // Integer VIF on the CPU (libvmaf's "vif" extractor): the statistic of four
 // scales of the luma planes, the arithmetic in vif_math.hpp; rows go through
-// the AVX2 kernels of vif_simd.hpp when simd_level() allows (same bits).
+// the AVX2 or AVX-512 kernels of vif_simd.hpp when simd_level() allows (same bits).
 #include <array>
 #include <type_traits>
 #include <vector>
@@ -82,7 +82,7 @@ class VifWorker final : public FeatureWorker {
                   vif::ScaleScore* scores);
 
   const VifConfig& c_;
-  bool use_avx2_ = false;
+  bool use_avx2_ = false, use_avx512_ = false;
   // Scales 1..3: the decimated planes, dense (stride = width).
   std::array<unsigned, vif::num_scales> w_{}, h_{};
   std::array<std::vector<std::uint16_t>, vif::num_scales> ref_, dis_;
@@ -108,14 +108,24 @@ VifWorker::VifWorker(const VifConfig& c) : c_(c) {
   stat_row_ = {stat_[0].data(), stat_[1].data(), stat_[2].data(), stat_[3].data(), stat_[4].data()};
   conv_row_ = {conv_[0].data(), conv_[1].data()};
   use_avx2_ = simd_level() >= SimdLevel::avx2;
+#if EXACTVMAF_VIF_HAVE_AVX2
+  use_avx512_ = simd_level() >= SimdLevel::avx512 && vif::avx512_vif_supported();
+#endif
 }
 
 // The statistic of one scale, row by row.
 template <int Scale, class Sample>
 vif::Residuals scale_statistic(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
                                std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, const VifConfig& c,
-                               const vif::StatRow& t, bool avx2) {
+                               const vif::StatRow& t, bool avx2, bool avx512) {
 #if EXACTVMAF_VIF_HAVE_AVX2
+  if (avx512) {
+    if constexpr (sizeof(Sample) == 1)
+      return vif::scale_statistic_avx512(Scale, ref, ref_stride, dis, dis_stride, w, h, c.gain_limit, c.log2_table, t);
+    else
+      return vif::scale_statistic_avx512(Scale, ref, ref_stride, dis, dis_stride, w, h, bpc, c.gain_limit,
+                                         c.log2_table, t);
+  }
   if (avx2) {
     if constexpr (sizeof(Sample) == 1)
       return vif::scale_statistic_avx2(Scale, ref, ref_stride, dis, dis_stride, w, h, c.gain_limit, c.log2_table, t);
@@ -125,6 +135,7 @@ vif::Residuals scale_statistic(const Sample* ref, std::ptrdiff_t ref_stride, con
   }
 #else
   (void)avx2;
+  (void)avx512;
 #endif
   // 8-bit sums of squares fit uint32 (65536 * 255^2 < 2^32).
   using SqAcc = std::conditional_t<Scale == 0 && sizeof(Sample) == 1, std::uint32_t, std::uint64_t>;
@@ -159,21 +170,21 @@ template <class Sample>
 void VifWorker::run_scales(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
                            vif::ScaleScore* scores) {
   const unsigned bpc = c_.bpc;
-  const bool avx2 = use_avx2_;
+  const bool avx2 = use_avx2_, avx512 = use_avx512_;
   if (!c_.skip_scale0)
     scores[0] = vif::scale_score(
-        scale_statistic<0>(ref, ref_stride, dis, dis_stride, w_[0], h_[0], bpc, c_, stat_row_, avx2));
+        scale_statistic<0>(ref, ref_stride, dis, dis_stride, w_[0], h_[0], bpc, c_, stat_row_, avx2, avx512));
   decimate<1>(ref, ref_stride, dis, dis_stride, w_[0], h_[0], bpc, conv_row_, ref_[1].data(), dis_[1].data(), avx2);
   scores[1] = vif::scale_score(scale_statistic<1>(ref_[1].data(), w_[1], dis_[1].data(), w_[1], w_[1], h_[1], bpc, c_,
-                                                  stat_row_, avx2));
+                                                  stat_row_, avx2, avx512));
   decimate<2>(ref_[1].data(), w_[1], dis_[1].data(), w_[1], w_[1], h_[1], bpc, conv_row_, ref_[2].data(),
               dis_[2].data(), avx2);
   scores[2] = vif::scale_score(scale_statistic<2>(ref_[2].data(), w_[2], dis_[2].data(), w_[2], w_[2], h_[2], bpc, c_,
-                                                  stat_row_, avx2));
+                                                  stat_row_, avx2, avx512));
   decimate<3>(ref_[2].data(), w_[2], dis_[2].data(), w_[2], w_[2], h_[2], bpc, conv_row_, ref_[3].data(),
               dis_[3].data(), avx2);
   scores[3] = vif::scale_score(scale_statistic<3>(ref_[3].data(), w_[3], dis_[3].data(), w_[3], w_[3], h_[3], bpc, c_,
-                                                  stat_row_, avx2));
+                                                  stat_row_, avx2, avx512));
 }
 
 void VifWorker::extract(const FrameInput& in, FrameOutput& out) {

@@ -1,0 +1,429 @@
+// AVX-512 kernels of integer VIF (AVX512F/BW/VL/DQ plus AVX512-VNNI): the
+// same integers as vif_math.hpp's row functions, sixteen or thirty-two columns
+// at a time; the per-pixel log2 and fp64 islands run lane by lane through the
+// very same scalar functions.
+//
+// The filters' tap sums go through vpdpwssd (signed 16-bit products summed
+// into wrapping 32-bit lanes). Unsigned 16-bit values enter as value - 2^15;
+// the taps of every scale sum to 2^16, so the bias adds up to -2^31, undone
+// modulo 2^32 by starting the accumulator at 2^31. A 32-bit value v (the
+// vertical pass's squares and product) is filtered as its two 16-bit halves,
+// each sum exact in uint32 (< 2^16 * 2^16), and recombined:
+// (2^16 hi + lo + 2^15) >> 16 = hi + (lo >> 16) + (((lo & 0xffff) + 2^15) >> 16).
+// A tap of 2^15 or more (scale 3's 43728) goes in as two halves.
+#include "features/vif/vif_simd.hpp"
+
+#include <array>
+
+#include "features/vif/vif_log2_table.hpp"
+
+#if EXACTVMAF_VIF_HAVE_AVX2
+// gcc 12's AVX-512 intrinsics start from _mm512_undefined_* values and trip these (a known false positive).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <immintrin.h>
+
+namespace exactvmaf::vif {
+namespace {
+
+#define EXACTVMAF_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512vnni")))
+
+template <int Scale>
+struct Taps {
+  static constexpr int width = filter_width(Scale);
+  static constexpr std::uint32_t at(int k) { return filter_tap<Scale>(k); }
+};
+
+// acc += sum over the lanes' 16-bit pairs of a * (lo_tap, hi_tap); taps < 2^16.
+template <std::uint32_t LoTap, std::uint32_t HiTap>
+EXACTVMAF_AVX512 inline __m512i dp_taps(__m512i acc, __m512i a) {
+  if constexpr (LoTap < 32768 && HiTap < 32768) {
+    return _mm512_dpwssd_epi32(acc, a, _mm512_set1_epi32(static_cast<int>((HiTap << 16) | LoTap)));
+  } else {
+    constexpr std::uint32_t lo1 = LoTap / 2, lo2 = LoTap - LoTap / 2, hi1 = HiTap / 2, hi2 = HiTap - HiTap / 2;
+    acc = _mm512_dpwssd_epi32(acc, a, _mm512_set1_epi32(static_cast<int>((hi1 << 16) | lo1)));
+    return _mm512_dpwssd_epi32(acc, a, _mm512_set1_epi32(static_cast<int>((hi2 << 16) | lo2)));
+  }
+}
+
+EXACTVMAF_AVX512 inline __m512i load_u32x16(const std::uint32_t* p) { return _mm512_loadu_si512(p); }
+
+// uint32 lanes of (2^16 hi + lo + 2^15) >> 16, modulo 2^32 (upstream's cast).
+EXACTVMAF_AVX512 inline __m512i recombine_halves(__m512i lo, __m512i hi) {
+  const __m512i low16 = _mm512_set1_epi32(0xffff), half = _mm512_set1_epi32(0x8000);
+  const __m512i carry = _mm512_srli_epi32(_mm512_add_epi32(_mm512_and_si512(lo, low16), half), 16);
+  return _mm512_add_epi32(_mm512_add_epi32(hi, _mm512_srli_epi32(lo, 16)), carry);
+}
+
+// (uint32_t)((a * b + 2^31) >> 32) per uint32 lane.
+EXACTVMAF_AVX512 inline __m512i mul_round_hi32(__m512i a, __m512i b) {
+  const __m512i half = _mm512_set1_epi64(std::int64_t{1} << 31);
+  const __m512i e = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epu32(a, b), half), 32);
+  const __m512i o = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32)), half);
+  return _mm512_mask_blend_epi32(0xaaaa, e, o);
+}
+
+// Horizontal tap sums of one 32-bit-per-column row for sixteen columns from
+// p (the first tap's column): the low 16 bits (and, for Split, the high 16
+// bits) of each value, each as an exact uint32 sum.
+template <int Scale, int K = 0>
+EXACTVMAF_AVX512 inline void horizontal_taps(const std::uint32_t* mu1, const std::uint32_t* mu2,
+                                             const std::uint32_t* xx, const std::uint32_t* yy,
+                                             const std::uint32_t* xy, __m512i* acc) {
+  if constexpr (K < Taps<Scale>::width) {
+    constexpr std::uint32_t tap = Taps<Scale>::at(K);
+    const __m512i bias_lo = _mm512_set1_epi32(0x8000), bias_both = _mm512_set1_epi32(static_cast<int>(0x80008000u));
+    acc[0] = dp_taps<tap, 0>(acc[0], _mm512_xor_si512(load_u32x16(mu1 + K), bias_lo));
+    acc[1] = dp_taps<tap, 0>(acc[1], _mm512_xor_si512(load_u32x16(mu2 + K), bias_lo));
+    const __m512i vxx = _mm512_xor_si512(load_u32x16(xx + K), bias_both);
+    const __m512i vyy = _mm512_xor_si512(load_u32x16(yy + K), bias_both);
+    const __m512i vxy = _mm512_xor_si512(load_u32x16(xy + K), bias_both);
+    acc[2] = dp_taps<tap, 0>(acc[2], vxx);
+    acc[3] = dp_taps<0, tap>(acc[3], vxx);
+    acc[4] = dp_taps<tap, 0>(acc[4], vyy);
+    acc[5] = dp_taps<0, tap>(acc[5], vyy);
+    acc[6] = dp_taps<tap, 0>(acc[6], vxy);
+    acc[7] = dp_taps<0, tap>(acc[7], vxy);
+    horizontal_taps<Scale, K + 1>(mu1, mu2, xx, yy, xy, acc);
+  }
+}
+
+// The log2 table with one zero entry of padding: the gathers read 32 bits at
+// an entry's address and keep the low 16.
+const std::uint16_t* padded_log2_table() {
+  static const std::array<std::uint16_t, log2_table_size + 2> padded = [] {
+    std::array<std::uint16_t, log2_table_size + 2> p{};
+    const std::uint16_t* t = log2_table();
+    for (unsigned n = 0; n < log2_table_size; ++n) p[n] = t[n];
+    return p;
+  }();
+  return padded.data();
+}
+
+// table[(x >> k) - 32768] for the lanes of m (zero elsewhere).
+EXACTVMAF_AVX512 inline __m256i gather_log2_entry(__m256i index, __mmask8 m, const std::uint16_t* table) {
+  const __m256i v = _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), m, index, table, 2);
+  return _mm256_and_si256(v, _mm256_set1_epi32(0xffff));
+}
+
+// log2_q11_u64 per 64-bit lane (lanes of m).
+EXACTVMAF_AVX512 inline __m512i log2_q11_u64x8(__m512i x, __mmask8 m, const std::uint16_t* table) {
+  const __m512i k = _mm512_sub_epi64(_mm512_set1_epi64(48), _mm512_lzcnt_epi64(x));
+  const __m256i index =
+      _mm256_sub_epi32(_mm512_cvtepi64_epi32(_mm512_srlv_epi64(x, k)), _mm256_set1_epi32(log2_table_first));
+  return _mm512_add_epi64(_mm512_cvtepi32_epi64(gather_log2_entry(index, m, table)), _mm512_slli_epi64(k, 11));
+}
+
+// accumulate_pixel for eight lanes, the log branch (lanes of is_log): the
+// same integer steps, the fp64 islands as the same IEEE operations per lane
+// (division, products, differences; truncation as cvttsd2si does).
+EXACTVMAF_AVX512 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, __m256i sigma12, __mmask8 is_log,
+                                           __m512d gain_limit, const std::uint16_t* table, __m512i& den_log,
+                                           __m512i& num_log) {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i nsq = _mm256_set1_epi32(sigma_nsq);
+  // den_log: log2_q11_u32(sigma_nsq + sigma1) - 2048 * 17.
+  const __m256i x = _mm256_add_epi32(sigma1, nsq);
+  const __m256i k = _mm256_sub_epi32(_mm256_set1_epi32(16), _mm256_lzcnt_epi32(x));
+  const __m256i index = _mm256_sub_epi32(_mm256_srlv_epi32(x, k), _mm256_set1_epi32(log2_table_first));
+  const __m256i den = _mm256_sub_epi32(_mm256_add_epi32(gather_log2_entry(index, is_log, table), _mm256_slli_epi32(k, 11)),
+                                       _mm256_set1_epi32(log2_sigma_nsq_q11));
+  den_log = _mm512_mask_add_epi64(den_log, is_log, den_log, _mm512_cvtepi32_epi64(den));
+  // num_log where sigma12 > 0 and sigma2 > 0.
+  const __mmask8 m = is_log & _mm256_cmpgt_epi32_mask(sigma12, zero) & _mm256_cmpgt_epi32_mask(sigma2, zero);
+  if (m == 0) return;
+  const __m512d d1 = _mm512_cvtepi32_pd(sigma1), d2 = _mm512_cvtepi32_pd(sigma2), d12 = _mm512_cvtepi32_pd(sigma12);
+  const __m512d g_raw = _mm512_maskz_div_pd(m, d12, _mm512_add_pd(d1, _mm512_set1_pd(gain_eps)));
+  const __m256i sv = _mm256_max_epi32(_mm512_cvttpd_epi32(_mm512_sub_pd(d2, _mm512_mul_pd(g_raw, d12))), zero);
+  // min_gain: g_raw < limit ? g_raw : limit, as (v)minpd.
+  const __m512d g = _mm512_min_pd(g_raw, gain_limit);
+  const __m512i numer1 = _mm512_cvtepu32_epi64(_mm256_add_epi32(sv, nsq));
+  const __m512i numer1_tmp = _mm512_add_epi64(_mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_mul_pd(g, g), d1)), numer1);
+  const __m512i num = _mm512_sub_epi64(log2_q11_u64x8(numer1_tmp, m, table), log2_q11_u64x8(numer1, m, table));
+  num_log = _mm512_mask_add_epi64(num_log, m, num_log, num);
+}
+
+// accumulate_pixel over n pixels given as arrays, sixteen at a time through
+// the vector log branch (tests reach it this way with any values).
+EXACTVMAF_AVX512 Residuals accumulate_pixels_x16(const std::int32_t* s1, const std::int32_t* s2,
+                                                 const std::int32_t* s12, std::size_t n, double gain_limit) {
+  const std::uint16_t* table = padded_log2_table();
+  const __m512i zero = _mm512_setzero_si512(), nsq_minus_1 = _mm512_set1_epi32(sigma_nsq - 1);
+  __m512i den_log = zero, num_log = zero;
+  Residuals res;
+  std::size_t p = 0;
+  for (; p + 16 <= n; p += 16) {
+    const __m512i sigma1 = _mm512_loadu_si512(s1 + p), sigma12 = _mm512_loadu_si512(s12 + p);
+    const __m512i sigma2 = _mm512_max_epi32(_mm512_loadu_si512(s2 + p), zero);
+    const unsigned lanes = _mm512_cmpgt_epi32_mask(sigma1, nsq_minus_1);
+    const __m512d limit = _mm512_set1_pd(gain_limit);
+    log_branch_x8(_mm512_castsi512_si256(sigma1), _mm512_castsi512_si256(sigma2), _mm512_castsi512_si256(sigma12),
+                  static_cast<__mmask8>(lanes), limit, table, den_log, num_log);
+    log_branch_x8(_mm512_extracti64x4_epi64(sigma1, 1), _mm512_extracti64x4_epi64(sigma2, 1),
+                  _mm512_extracti64x4_epi64(sigma12, 1), static_cast<__mmask8>(lanes >> 8), limit, table, den_log,
+                  num_log);
+    for (unsigned l = 0; l < 16; ++l)
+      if (!((lanes >> l) & 1)) accumulate_pixel(s1[p + l], s2[p + l], s12[p + l], gain_limit, log2_table(), res);
+  }
+  res.den_log += _mm512_reduce_add_epi64(den_log);
+  res.num_log += _mm512_reduce_add_epi64(num_log);
+  for (; p < n; ++p) accumulate_pixel(s1[p], s2[p], s12[p], gain_limit, log2_table(), res);
+  return res;
+}
+
+// Horizontal pass and per-pixel statistic, sixteen columns at a time: the
+// tap sums and the variances in vectors; pixels below the noise variance (the
+// non-log branch) summed in vectors, the others through accumulate_pixel.
+template <int Scale>
+EXACTVMAF_AVX512 void horizontal(const StatRow& t, unsigned w, double gain_limit, const std::uint16_t* log2_table,
+                                 Residuals& res) {
+  constexpr int radius = filter_width(Scale) / 2;
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i bias_start = _mm512_set1_epi32(static_cast<int>(0x80000000u));
+  const __m512i nsq_minus_1 = _mm512_set1_epi32(sigma_nsq - 1);
+  __m512i non_log_sum = zero;  // 8 x int64
+  std::int64_t non_log_count = 0;
+  alignas(64) std::int32_t s1[16], s2[16], s12[16];
+  // The vector log branch reads the padded copy of the one table there is.
+  const bool vector_log = log2_table == vif::log2_table();
+  const std::uint16_t* padded_table = vector_log ? padded_log2_table() : nullptr;
+  const __m512d limit = _mm512_set1_pd(gain_limit);
+  __m512i den_log = zero, num_log = zero;  // 8 x int64
+  unsigned j = 0;
+  for (; j + 16 <= w; j += 16) {
+    const unsigned base = row_pad + j - radius;
+    __m512i acc[8];
+    for (auto& a : acc) a = bias_start;
+    horizontal_taps<Scale>(t.mu1 + base, t.mu2 + base, t.xx + base, t.yy + base, t.xy + base, acc);
+    const __m512i mu1 = acc[0], mu2 = acc[1];
+    const __m512i xx = recombine_halves(acc[2], acc[3]);
+    const __m512i yy = recombine_halves(acc[4], acc[5]);
+    const __m512i xy = recombine_halves(acc[6], acc[7]);
+    const __m512i sigma1 = _mm512_sub_epi32(xx, mul_round_hi32(mu1, mu1));
+    const __m512i sigma2 = _mm512_max_epi32(_mm512_sub_epi32(yy, mul_round_hi32(mu2, mu2)), zero);
+    const __m512i sigma12 = _mm512_sub_epi32(xy, mul_round_hi32(mu1, mu2));
+    const __mmask16 is_log = _mm512_cmpgt_epi32_mask(sigma1, nsq_minus_1);
+    // Non-log lanes: sigma2 (>= 0) into the sum, one count each.
+    const __m512i add = _mm512_maskz_mov_epi32(static_cast<__mmask16>(~is_log), sigma2);
+    non_log_sum = _mm512_add_epi64(non_log_sum, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(add)));
+    non_log_sum = _mm512_add_epi64(non_log_sum, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(add, 1)));
+    const unsigned log_lanes = is_log;
+    non_log_count += 16 - __builtin_popcount(log_lanes);
+    if (log_lanes != 0 && vector_log) {
+      log_branch_x8(_mm512_castsi512_si256(sigma1), _mm512_castsi512_si256(sigma2), _mm512_castsi512_si256(sigma12),
+                    static_cast<__mmask8>(log_lanes), limit, padded_table, den_log, num_log);
+      log_branch_x8(_mm512_extracti64x4_epi64(sigma1, 1), _mm512_extracti64x4_epi64(sigma2, 1),
+                    _mm512_extracti64x4_epi64(sigma12, 1), static_cast<__mmask8>(log_lanes >> 8), limit,
+                    padded_table, den_log, num_log);
+    } else if (log_lanes != 0) {
+      _mm512_store_si512(s1, sigma1);
+      _mm512_store_si512(s2, sigma2);
+      _mm512_store_si512(s12, sigma12);
+      for (unsigned lanes = log_lanes; lanes != 0; lanes &= lanes - 1) {
+        const int l = __builtin_ctz(lanes);
+        accumulate_pixel(s1[l], s2[l], s12[l], gain_limit, log2_table, res);
+      }
+    }
+  }
+  res.num_non_log += _mm512_reduce_add_epi64(non_log_sum);
+  res.den_log += _mm512_reduce_add_epi64(den_log);
+  res.num_log += _mm512_reduce_add_epi64(num_log);
+  res.den_non_log += non_log_count;
+  if (j < w) statistic_horizontal<Scale>(t, j, w, gain_limit, log2_table, res);
+}
+
+EXACTVMAF_AVX512 inline __m512i load_u8x32(const std::uint8_t* p) {
+  return _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
+// unpack works within 128-bit blocks: lo holds columns 8b..8b+3 of block b,
+// hi 8b+4..8b+7; stores the 32 columns in order.
+EXACTVMAF_AVX512 inline void store_interleaved(std::uint32_t* dst, __m512i lo, __m512i hi) {
+  const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+  const __m512i second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+  _mm512_storeu_si512(dst, _mm512_permutex2var_epi64(lo, first, hi));
+  _mm512_storeu_si512(dst + 16, _mm512_permutex2var_epi64(lo, second, hi));
+}
+
+// Scale 0's vertical pass for 8-bit samples, 32 columns at a time: pairs of
+// rows under a pair of taps (samples < 2^8 enter unbiased; squares and
+// product < 2^16 biased, see the top of the file).
+template <int K = 0>
+EXACTVMAF_AVX512 inline void vertical_s0_u8_taps(const std::uint8_t* const* r, const std::uint8_t* const* d,
+                                                 unsigned j, __m512i* acc) {
+  constexpr int width = filter_width(0);
+  if constexpr (K < width) {
+    constexpr std::uint32_t tap_a = filter_tap<0>(K), tap_b = K + 1 < width ? filter_tap<0>(K + 1) : 0u;
+    const __m512i zero = _mm512_setzero_si512(), bias16 = _mm512_set1_epi16(static_cast<short>(0x8000));
+    const __m512i xa = load_u8x32(r[K] + j), ya = load_u8x32(d[K] + j);
+    // The unpaired last row pairs with zeros under a zero tap.
+    __m512i xb = zero, yb = zero;
+    if constexpr (K + 1 < width) {
+      xb = load_u8x32(r[K + 1] + j);
+      yb = load_u8x32(d[K + 1] + j);
+    }
+    acc[0] = dp_taps<tap_a, tap_b>(acc[0], _mm512_unpacklo_epi16(xa, xb));
+    acc[1] = dp_taps<tap_a, tap_b>(acc[1], _mm512_unpackhi_epi16(xa, xb));
+    acc[2] = dp_taps<tap_a, tap_b>(acc[2], _mm512_unpacklo_epi16(ya, yb));
+    acc[3] = dp_taps<tap_a, tap_b>(acc[3], _mm512_unpackhi_epi16(ya, yb));
+    const __m512i xxa = _mm512_xor_si512(_mm512_mullo_epi16(xa, xa), bias16);
+    const __m512i xxb = _mm512_xor_si512(_mm512_mullo_epi16(xb, xb), bias16);
+    const __m512i yya = _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), bias16);
+    const __m512i yyb = _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), bias16);
+    const __m512i xya = _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), bias16);
+    const __m512i xyb = _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), bias16);
+    acc[4] = dp_taps<tap_a, tap_b>(acc[4], _mm512_unpacklo_epi16(xxa, xxb));
+    acc[5] = dp_taps<tap_a, tap_b>(acc[5], _mm512_unpackhi_epi16(xxa, xxb));
+    acc[6] = dp_taps<tap_a, tap_b>(acc[6], _mm512_unpacklo_epi16(yya, yyb));
+    acc[7] = dp_taps<tap_a, tap_b>(acc[7], _mm512_unpackhi_epi16(yya, yyb));
+    acc[8] = dp_taps<tap_a, tap_b>(acc[8], _mm512_unpacklo_epi16(xya, xyb));
+    acc[9] = dp_taps<tap_a, tap_b>(acc[9], _mm512_unpackhi_epi16(xya, xyb));
+    vertical_s0_u8_taps<K + 2>(r, d, j, acc);
+  }
+}
+
+EXACTVMAF_AVX512 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                                     std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i, const StatRow& t) {
+  constexpr int width = filter_width(0), radius = width / 2;
+  const std::uint8_t* r[width];
+  const std::uint8_t* d[width];
+  for (int k = 0; k < width; ++k) {
+    const std::ptrdiff_t row = mirror(static_cast<int>(i) - radius + k, static_cast<int>(h));
+    r[k] = ref + row * ref_stride;
+    d[k] = dis + row * dis_stride;
+  }
+  const __m512i bias32 = _mm512_set1_epi32(static_cast<int>(0x80000000u));
+  const __m512i round_mu = _mm512_set1_epi32(128);
+  const __m512i zero = _mm512_setzero_si512();
+  unsigned j = 0;
+  for (; j + 32 <= w; j += 32) {
+    __m512i acc[10] = {zero, zero, zero, zero, bias32, bias32, bias32, bias32, bias32, bias32};
+    vertical_s0_u8_taps(r, d, j, acc);
+    store_interleaved(t.mu1 + row_pad + j, _mm512_srli_epi32(_mm512_add_epi32(acc[0], round_mu), 8),
+                      _mm512_srli_epi32(_mm512_add_epi32(acc[1], round_mu), 8));
+    store_interleaved(t.mu2 + row_pad + j, _mm512_srli_epi32(_mm512_add_epi32(acc[2], round_mu), 8),
+                      _mm512_srli_epi32(_mm512_add_epi32(acc[3], round_mu), 8));
+    store_interleaved(t.xx + row_pad + j, acc[4], acc[5]);
+    store_interleaved(t.yy + row_pad + j, acc[6], acc[7]);
+    store_interleaved(t.xy + row_pad + j, acc[8], acc[9]);
+  }
+  if (j < w)
+    statistic_vertical<0, std::uint8_t, std::uint32_t>(ref, ref_stride, dis, dis_stride, h, i, statistic_shifts(0, 8),
+                                                       j, w, t);
+}
+
+// Sixteen samples as uint32 lanes.
+EXACTVMAF_AVX512 inline __m512i load_x16(const std::uint16_t* p) {
+  return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
+// Low 32 bits of ((v + round) >> shift) for 64-bit values in even (e) and odd (o) lanes.
+EXACTVMAF_AVX512 inline __m512i narrow_shift(__m512i e, __m512i o, __m512i round, __m128i shift) {
+  const __m512i lo = _mm512_srl_epi64(_mm512_add_epi64(e, round), shift);
+  const __m512i hi = _mm512_slli_epi64(_mm512_srl_epi64(_mm512_add_epi64(o, round), shift), 32);
+  return _mm512_mask_blend_epi32(0xaaaa, lo, hi);
+}
+
+// The vertical pass in 64-bit lanes (16-bit samples), sixteen columns at a
+// time: tap * x in uint32 (< 2^32), then times x in uint64.
+template <int Scale>
+EXACTVMAF_AVX512 void vertical_wide(const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
+                                    std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i, VerticalShifts s,
+                                    const StatRow& t) {
+  constexpr int width = filter_width(Scale), radius = width / 2;
+  const std::uint16_t* r[width];
+  const std::uint16_t* d[width];
+  for (int k = 0; k < width; ++k) {
+    const std::ptrdiff_t row = mirror(static_cast<int>(i) - radius + k, static_cast<int>(h));
+    r[k] = ref + row * ref_stride;
+    d[k] = dis + row * dis_stride;
+  }
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i mu_round = _mm512_set1_epi32(static_cast<int>(s.mu_round));
+  const __m128i mu_shift = _mm_cvtsi32_si128(static_cast<int>(s.mu_shift));
+  const __m512i sq_round = _mm512_set1_epi64(static_cast<long long>(s.sq_round));
+  const __m128i sq_shift = _mm_cvtsi32_si128(static_cast<int>(s.sq_shift));
+  unsigned j = 0;
+  for (; j + 16 <= w; j += 16) {
+    __m512i mu1 = zero, mu2 = zero, xx_e = zero, xx_o = zero, yy_e = zero, yy_o = zero, xy_e = zero, xy_o = zero;
+#pragma GCC unroll 17
+    for (int k = 0; k < width; ++k) {
+      const __m512i tap = _mm512_set1_epi32(static_cast<int>(filter_tap<Scale>(k)));
+      const __m512i x = load_x16(r[k] + j), y = load_x16(d[k] + j);
+      const __m512i fx = _mm512_mullo_epi32(x, tap), fy = _mm512_mullo_epi32(y, tap);
+      mu1 = _mm512_add_epi32(mu1, fx);
+      mu2 = _mm512_add_epi32(mu2, fy);
+      const __m512i fx_o = _mm512_srli_epi64(fx, 32), fy_o = _mm512_srli_epi64(fy, 32);
+      const __m512i x_o = _mm512_srli_epi64(x, 32), y_o = _mm512_srli_epi64(y, 32);
+      xx_e = _mm512_add_epi64(xx_e, _mm512_mul_epu32(fx, x));
+      xx_o = _mm512_add_epi64(xx_o, _mm512_mul_epu32(fx_o, x_o));
+      yy_e = _mm512_add_epi64(yy_e, _mm512_mul_epu32(fy, y));
+      yy_o = _mm512_add_epi64(yy_o, _mm512_mul_epu32(fy_o, y_o));
+      xy_e = _mm512_add_epi64(xy_e, _mm512_mul_epu32(fx, y));
+      xy_o = _mm512_add_epi64(xy_o, _mm512_mul_epu32(fx_o, y_o));
+    }
+    // (uint16_t) of the rounded mu: the sums stay below 2^32 and the results below 2^16.
+    _mm512_storeu_si512(t.mu1 + row_pad + j, _mm512_srl_epi32(_mm512_add_epi32(mu1, mu_round), mu_shift));
+    _mm512_storeu_si512(t.mu2 + row_pad + j, _mm512_srl_epi32(_mm512_add_epi32(mu2, mu_round), mu_shift));
+    _mm512_storeu_si512(t.xx + row_pad + j, narrow_shift(xx_e, xx_o, sq_round, sq_shift));
+    _mm512_storeu_si512(t.yy + row_pad + j, narrow_shift(yy_e, yy_o, sq_round, sq_shift));
+    _mm512_storeu_si512(t.xy + row_pad + j, narrow_shift(xy_e, xy_o, sq_round, sq_shift));
+  }
+  if (j < w)
+    statistic_vertical<Scale, std::uint16_t, std::uint64_t>(ref, ref_stride, dis, dis_stride, h, i, s, j, w, t);
+}
+
+template <int Scale, class Sample>
+EXACTVMAF_AVX512 Residuals statistic(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                     std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, double gain_limit,
+                                     const std::uint16_t* log2_table, const StatRow& t) {
+  constexpr int radius = filter_width(Scale) / 2;
+  Residuals res;
+  for (unsigned i = 0; i < h; ++i) {
+    if constexpr (sizeof(Sample) == 1)
+      vertical_s0_u8(ref, ref_stride, dis, dis_stride, w, h, i, t);
+    else
+      vertical_wide<Scale>(ref, ref_stride, dis, dis_stride, w, h, i, statistic_shifts(Scale, bpc), t);
+    pad_row(t.mu1, w, radius);
+    pad_row(t.mu2, w, radius);
+    pad_row(t.xx, w, radius);
+    pad_row(t.yy, w, radius);
+    pad_row(t.xy, w, radius);
+    horizontal<Scale>(t, w, gain_limit, log2_table, res);
+  }
+  return res;
+}
+
+}  // namespace
+
+Residuals accumulate_pixels_avx512(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
+                                   const std::int32_t* sigma12, std::size_t n, double gain_limit) {
+  return accumulate_pixels_x16(sigma1_sq, sigma2_sq, sigma12, n, gain_limit);
+}
+
+bool avx512_vif_supported() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512vnni");
+}
+
+Residuals scale_statistic_avx512(int scale, const std::uint8_t* ref, std::ptrdiff_t ref_stride,
+                                 const std::uint8_t* dis, std::ptrdiff_t dis_stride, unsigned w, unsigned h,
+                                 double gain_limit, const std::uint16_t* log2_table, const StatRow& t) {
+  (void)scale;  // 8-bit samples exist at scale 0 only
+  return statistic<0>(ref, ref_stride, dis, dis_stride, w, h, 8, gain_limit, log2_table, t);
+}
+
+Residuals scale_statistic_avx512(int scale, const std::uint16_t* ref, std::ptrdiff_t ref_stride,
+                                 const std::uint16_t* dis, std::ptrdiff_t dis_stride, unsigned w, unsigned h,
+                                 unsigned bpc, double gain_limit, const std::uint16_t* log2_table, const StatRow& t) {
+  switch (scale) {
+    case 0: return statistic<0>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
+    case 1: return statistic<1>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
+    case 2: return statistic<2>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
+    default: return statistic<3>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
+  }
+}
+
+}  // namespace exactvmaf::vif
+#endif
