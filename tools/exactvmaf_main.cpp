@@ -142,20 +142,24 @@ int run_cli(const Settings& s) {
     out = out_file.get();
   }
 
-  ev::set_input_warning_handler(
-      [](const std::string& w) { std::fprintf(stderr, "\rexactvmaf: warning: %s\033[K\n", w.c_str()); });
+  // On a terminal a warning first clears the progress line; in a log it is a plain line.
+  const bool stderr_tty = isatty(fileno(stderr));
+  const auto print_warning = [stderr_tty](const std::string& w) {
+    std::fprintf(stderr, stderr_tty ? "\rexactvmaf: warning: %s\033[K\n" : "exactvmaf: warning: %s\n", w.c_str());
+  };
+  ev::set_input_warning_handler(print_warning);
   const auto raw = raw_params(s);
   auto ref = ev::open_video(s.ref_path, raw);
   auto dist = ev::open_video(s.dist_path, raw);
 
-  const bool tty = isatty(fileno(stderr)) && !s.quiet;
+  const bool tty = stderr_tty && !s.quiet;
   opts.threads = s.threads;
   opts.subsample = s.subsample;
   opts.read_ahead = s.read_ahead;
   opts.frame_cnt = s.frame_cnt;
   opts.frame_skip_ref = s.skip_ref;
   opts.frame_skip_dist = s.skip_dist;
-  opts.on_warning = [](const std::string& w) { std::fprintf(stderr, "\rexactvmaf: warning: %s\033[K\n", w.c_str()); };
+  opts.on_warning = print_warning;
   double last_print = -1;
   if (tty) {
     opts.on_progress = [&](const ev::Progress& p) {
