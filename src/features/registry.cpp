@@ -11,6 +11,7 @@ const std::vector<FeatureInfo>& feature_registry() {
       motion_feature_info(),
       adm_feature_info(),
       vif_feature_info(),
+      ciede_feature_info(),
   };
   return registry;
 }

@@ -9,4 +9,5 @@ FeatureInfo null_feature_info();
 FeatureInfo motion_feature_info();
 FeatureInfo adm_feature_info();
 FeatureInfo vif_feature_info();
+FeatureInfo ciede_feature_info();
 }  // namespace exactvmaf
