@@ -9,6 +9,7 @@
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/simd.hpp"
 #include "features/adm/adm_math.hpp"
+#include "features/adm/adm_outputs.hpp"
 #include "features/adm/adm_simd.hpp"
 #include "features/registry.hpp"
 #if defined(EXACTVMAF_HAVE_CUDA)
@@ -280,19 +281,7 @@ void AdmWorker::extract(const FrameInput& in, FrameOutput& out) {
   }
   const FrameScores fs = frame_scores(num, den, aim, static_cast<int>(c_.w), static_cast<int>(c_.h), c_.dlm_weight,
                                       c_.min_val);
-  unsigned slot = 0;
-  out.set(slot++, fs.adm2);
-  out.set(slot++, fs.aim);
-  out.set(slot++, fs.adm3);
-  for (int s = 0; s < num_scales; ++s) out.set(slot++, fs.scale_num[s] / fs.scale_den[s]);
-  if (!c_.debug) return;
-  out.set(slot++, fs.adm2);
-  out.set(slot++, fs.num);
-  out.set(slot++, fs.den);
-  for (int s = 0; s < num_scales; ++s) {
-    out.set(slot++, fs.scale_num[s]);
-    out.set(slot++, fs.scale_den[s]);
-  }
+  write_frame_outputs(fs, c_.debug, out);
 }
 
 class AdmExtractor final : public FeatureExtractor {

@@ -34,6 +34,7 @@
 #include "backends/cuda/check.cuh"
 #include "features/adm/adm_cuda.hpp"
 #include "features/adm/adm_math.hpp"
+#include "features/adm/adm_outputs.hpp"
 
 namespace exactvmaf::adm {
 
@@ -482,19 +483,7 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     }
     const FrameScores fs = frame_scores(num, den, aim, static_cast<int>(p_.w), static_cast<int>(p_.h),
                                         p_.dlm_weight, p_.min_val);
-    unsigned slot = 0;
-    out.set(slot++, fs.adm2);
-    out.set(slot++, fs.aim);
-    out.set(slot++, fs.adm3);
-    for (int s = 0; s < num_scales; ++s) out.set(slot++, fs.scale_num[s] / fs.scale_den[s]);
-    if (!p_.debug) return;
-    out.set(slot++, fs.adm2);
-    out.set(slot++, fs.num);
-    out.set(slot++, fs.den);
-    for (int s = 0; s < num_scales; ++s) {
-      out.set(slot++, fs.scale_num[s]);
-      out.set(slot++, fs.scale_den[s]);
-    }
+    write_frame_outputs(fs, p_.debug, out);
   }
 
  private:
