@@ -14,53 +14,13 @@
 #include "backends/cuda/cuda_feature.hpp"
 #include "exactvmaf/cuda.hpp"
 #include "support/backend_parity.hpp"
+#include "support/golden_runs.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
 namespace {
-
-// Empty when a CUDA device can run this build's kernels.
-const std::string& device_problem() {
-  static const std::string problem = [] {
-    const CudaStatus s = cuda_status();
-    if (!s.devices.empty()) return std::string();
-    return s.problem.empty() ? std::string("none found") : s.problem;
-  }();
-  return problem;
-}
-
-#define REQUIRE_CUDA_DEVICE() \
-  if (!device_problem().empty()) GTEST_SKIP() << "no CUDA device: " << device_problem()
-
-// The adm runs of tools/fixtures/run_goldens.py.
-const std::map<std::string, GoldenRun>& adm_runs() {
-  static const std::map<std::string, GoldenRun> runs = {
-      {"adm", {{"adm"}}},
-      {"adm_debug", {{"adm=debug=true"}}},
-      {"adm_egl_1", {{"adm=adm_enhn_gain_limit=1.0"}}},
-      {"adm_egl_1.2", {{"adm=adm_enhn_gain_limit=1.2:debug=true"}}},
-      {"adm_v1016_1d5h_2160",
-       {{"adm=adm_dlm_weight=0.7:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:adm_norm_view_dist=1.5:"
-         "adm_ref_display_height=2160:adm_min_val=0.5:adm_csf_mode=2"}}},
-      {"adm_v1016_3d0h",
-       {{"adm=adm_dlm_weight=0.7:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:adm_norm_view_dist=3.0:"
-         "adm_ref_display_height=1080:adm_min_val=0.5:adm_csf_mode=2"}}},
-      {"adm_skip", {{"adm=adm_skip_scale0=true:adm_skip_aim=true:debug=true"}}},
-      {"adm_csf_modes", {{"adm=adm_csf_mode=1", "adm=adm_csf_mode=3:adm_csf_scale=1.5:adm_csf_diag_scale=0.8"}}},
-  };
-  return runs;
-}
-
-RunOptions options_of(const GoldenRun& run, Backend backend, unsigned threads) {
-  RunOptions o;
-  o.subsample = run.subsample;
-  o.frame_cnt = run.frame_cnt;
-  o.threads = threads;
-  o.backend = backend;
-  return o;
-}
 
 // ---- every golden option set on every fixture pair ---------------------------
 
@@ -71,11 +31,11 @@ TEST_P(CudaAdmGolden, SameBitsAsCpuAndR) {
   const auto& c = GetParam();
   const auto pair = fixture_pair(c.pair);
   ASSERT_TRUE(pair) << c.pair << " missing from tests/fixtures/manifest.json";
-  const GoldenRun& run = adm_runs().at(c.run);
-  const RunResult cpu = run_fixture(*pair, run.features, options_of(run, Backend::cpu, 1));
+  const GoldenRun& run = adm_golden_runs().at(c.run);
+  const RunResult cpu = run_fixture(*pair, run.features, golden_run_options(run, Backend::cpu, 1));
   const auto r = read_json(golden_dir() / "r" / c.pair / (c.run + ".json"));
   for (unsigned threads : {1u, 4u}) {
-    const RunResult gpu = run_fixture(*pair, run.features, options_of(run, Backend::cuda, threads));
+    const RunResult gpu = run_fixture(*pair, run.features, golden_run_options(run, Backend::cuda, threads));
     EXPECT_EQ(gpu.backend, Backend::cuda);
     EXPECT_GT(expect_same_bits(cpu, gpu, fmt::format("{}/{} threads {}", c.pair, c.run, threads)), 0u);
     const GoldenComparison vs_r = compare_with_golden(r, gpu, run.subsample);
@@ -85,12 +45,12 @@ TEST_P(CudaAdmGolden, SameBitsAsCpuAndR) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, CudaAdmGolden, ::testing::ValuesIn(golden_cases_for(adm_runs())),
+INSTANTIATE_TEST_SUITE_P(Fixtures, CudaAdmGolden, ::testing::ValuesIn(golden_cases_for(adm_golden_runs())),
                          [](const auto& i) { return golden_case_name(i.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CudaAdmGolden);
 
 TEST(CudaAdmGoldenSet, IsPresent) {
-  EXPECT_EQ(golden_cases_for(adm_runs()).size(), 12u * 8u);  // 8 option sets on each of the 12 pairs
+  EXPECT_EQ(golden_cases_for(adm_golden_runs()).size(), 12u * 8u);  // 8 option sets on each of the 12 pairs
 }
 
 // ---- the extractor offers a CUDA worker exactly in CUDA builds (every build) --

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "support/backend_parity.hpp"
+#include "support/golden_runs.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/synthetic.hpp"
@@ -25,52 +26,20 @@
 namespace exactvmaf::test {
 namespace {
 
-// Empty when a CUDA device can run this build's kernels.
-const std::string& device_problem() {
-  static const std::string problem = [] {
-    const CudaStatus s = cuda_status();
-    return s.devices.empty() ? s.problem : std::string();
+// The motion golden runs without the one that adds psnr (no CUDA version;
+// its fallback is tested below).
+const std::map<std::string, GoldenRun>& cuda_motion_runs() {
+  static const std::map<std::string, GoldenRun> runs = [] {
+    auto r = motion_golden_runs();
+    r.erase("motion_psnr");
+    return r;
   }();
-  return problem;
-}
-
-#define REQUIRE_CUDA_DEVICE() \
-  if (!device_problem().empty()) GTEST_SKIP() << "no CUDA device: " << device_problem()
-
-// The motion runs of tools/fixtures/run_goldens.py (motion_psnr aside: psnr
-// has no CUDA version; its fallback is tested below).
-const std::map<std::string, GoldenRun>& motion_runs() {
-  static const std::map<std::string, GoldenRun> runs = {
-      {"motion", {{"motion"}}},
-      {"motion_debug", {{"motion=debug=true"}}},
-      {"motion_blend", {{"motion=motion_blend_factor=0.5:motion_blend_offset=1.5"}}},
-      {"motion_moving_average", {{"motion=motion_moving_average=true"}}},
-      {"motion_fps_weight_max_val", {{"motion=motion_fps_weight=2.5:motion_max_val=3"}}},
-      {"motion_five_frame_window", {{"motion=motion_five_frame_window=true:debug=true"}}},
-      {"motion_five_frame_window_mma_blend",
-       {{"motion=motion_five_frame_window=true:motion_moving_average=true:motion_blend_factor=0.25:"
-         "motion_blend_offset=2"}}},
-      {"motion_force_zero", {{"motion=motion_force_zero=true"}}},
-      {"motion_subsample2", {{"motion"}, 2}},
-      {"motion_five_frame_window_subsample3", {{"motion=motion_five_frame_window=true"}, 3}},
-      {"motion_frame_cnt3", {{"motion"}, 1, 3}},
-      {"motion_threads2", {{"motion"}, 1, 0, 2}},
-  };
   return runs;
-}
-
-RunOptions options_of(const GoldenRun& run, Backend backend, unsigned threads) {
-  RunOptions o;
-  o.subsample = run.subsample;
-  o.frame_cnt = run.frame_cnt;
-  o.threads = threads;
-  o.backend = backend;
-  return o;
 }
 
 // ---- motion on every fixture pair and option set ----------------------------
 
-std::vector<GoldenCase> motion_cases() { return golden_cases_for(motion_runs()); }
+std::vector<GoldenCase> motion_cases() { return golden_cases_for(cuda_motion_runs()); }
 
 class CudaMotionGolden : public ::testing::TestWithParam<GoldenCase> {};
 
@@ -79,10 +48,10 @@ TEST_P(CudaMotionGolden, SameBitsAsCpuAndR) {
   const auto& c = GetParam();
   const auto pair = fixture_pair(c.pair);
   ASSERT_TRUE(pair);
-  const GoldenRun& run = motion_runs().at(c.run);
-  const RunResult cpu = run_fixture(*pair, run.features, options_of(run, Backend::cpu, 1));
+  const GoldenRun& run = cuda_motion_runs().at(c.run);
+  const RunResult cpu = run_fixture(*pair, run.features, golden_run_options(run, Backend::cpu, 1));
   for (unsigned threads : {1u, 4u}) {
-    const RunResult gpu = run_fixture(*pair, run.features, options_of(run, Backend::cuda, threads));
+    const RunResult gpu = run_fixture(*pair, run.features, golden_run_options(run, Backend::cuda, threads));
     EXPECT_EQ(gpu.backend, Backend::cuda);
     EXPECT_GT(expect_same_bits(cpu, gpu, fmt::format("{}/{} threads {}", c.pair, c.run, threads)), 0u);
     // And against R's golden numbers directly.

@@ -14,6 +14,7 @@
 #include "backends/cuda/cuda_feature.hpp"
 #include "exactvmaf/cuda.hpp"
 #include "support/backend_parity.hpp"
+#include "support/golden_runs.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/synthetic.hpp"
@@ -21,40 +22,7 @@
 namespace exactvmaf::test {
 namespace {
 
-// Empty when a CUDA device can run this build's kernels.
-const std::string& device_problem() {
-  static const std::string problem = [] {
-    const CudaStatus s = cuda_status();
-    if (!s.devices.empty()) return std::string();
-    return s.problem.empty() ? std::string("none found") : s.problem;
-  }();
-  return problem;
-}
-
-#define REQUIRE_CUDA_DEVICE() \
-  if (!device_problem().empty()) GTEST_SKIP() << "no CUDA device: " << device_problem()
-
-// The vif runs of tools/fixtures/run_goldens.py.
-const std::map<std::string, GoldenRun>& vif_runs() {
-  static const std::map<std::string, GoldenRun> runs = {
-      {"vif", {{"vif"}}},
-      {"vif_debug", {{"vif=debug=true"}}},
-      {"vif_egl_1", {{"vif=vif_enhn_gain_limit=1.0"}}},
-      {"vif_egl_1.5_skip0", {{"vif=vif_enhn_gain_limit=1.5:vif_skip_scale0=true:debug=true"}}},
-  };
-  return runs;
-}
-
-std::vector<GoldenCase> vif_cases() { return golden_cases_for(vif_runs()); }
-
-RunOptions options_of(const GoldenRun& run, Backend backend, unsigned threads) {
-  RunOptions o;
-  o.subsample = run.subsample;
-  o.frame_cnt = run.frame_cnt;
-  o.threads = threads;
-  o.backend = backend;
-  return o;
-}
+std::vector<GoldenCase> vif_cases() { return golden_cases_for(vif_golden_runs()); }
 
 // ---- every golden option set on every fixture pair ---------------------------
 
@@ -65,11 +33,11 @@ TEST_P(CudaVifGolden, SameBitsAsCpuAndR) {
   const auto& c = GetParam();
   const auto pair = fixture_pair(c.pair);
   ASSERT_TRUE(pair) << c.pair << " missing from tests/fixtures/manifest.json";
-  const GoldenRun& run = vif_runs().at(c.run);
-  const RunResult cpu = run_fixture(*pair, run.features, options_of(run, Backend::cpu, 1));
+  const GoldenRun& run = vif_golden_runs().at(c.run);
+  const RunResult cpu = run_fixture(*pair, run.features, golden_run_options(run, Backend::cpu, 1));
   const auto r = read_json(golden_dir() / "r" / c.pair / (c.run + ".json"));
   for (unsigned threads : {1u, 4u}) {
-    const RunResult gpu = run_fixture(*pair, run.features, options_of(run, Backend::cuda, threads));
+    const RunResult gpu = run_fixture(*pair, run.features, golden_run_options(run, Backend::cuda, threads));
     EXPECT_EQ(gpu.backend, Backend::cuda);
     EXPECT_GT(expect_same_bits(cpu, gpu, fmt::format("{}/{} threads {}", c.pair, c.run, threads)), 0u);
     const GoldenComparison vs_r = compare_with_golden(r, gpu, run.subsample);

@@ -12,28 +12,11 @@
 #include "features/adm/adm_math.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
+#include "support/golden_runs.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
 namespace {
-
-const std::map<std::string, GoldenRun>& adm_runs() {
-  static const std::map<std::string, GoldenRun> runs = {
-      {"adm", {{"adm"}}},
-      {"adm_debug", {{"adm=debug=true"}}},
-      {"adm_egl_1", {{"adm=adm_enhn_gain_limit=1.0"}}},
-      {"adm_egl_1.2", {{"adm=adm_enhn_gain_limit=1.2:debug=true"}}},
-      {"adm_v1016_1d5h_2160",
-       {{"adm=adm_dlm_weight=0.7:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:adm_norm_view_dist=1.5:"
-         "adm_ref_display_height=2160:adm_min_val=0.5:adm_csf_mode=2"}}},
-      {"adm_v1016_3d0h",
-       {{"adm=adm_dlm_weight=0.7:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:adm_norm_view_dist=3.0:"
-         "adm_ref_display_height=1080:adm_min_val=0.5:adm_csf_mode=2"}}},
-      {"adm_skip", {{"adm=adm_skip_scale0=true:adm_skip_aim=true:debug=true"}}},
-      {"adm_csf_modes", {{"adm=adm_csf_mode=1", "adm=adm_csf_mode=3:adm_csf_scale=1.5:adm_csf_diag_scale=0.8"}}},
-  };
-  return runs;
-}
 
 class AdmGolden : public ::testing::TestWithParam<GoldenCase> {};
 
@@ -41,7 +24,7 @@ TEST_P(AdmGolden, EqualsRBitForBit) {
   const auto& gc = GetParam();
   const auto pair = fixture_pair(gc.pair);
   ASSERT_TRUE(pair) << gc.pair;
-  const GoldenRun& run = adm_runs().at(gc.run);
+  const GoldenRun& run = adm_golden_runs().at(gc.run);
   const RunResult ours = run_golden(*pair, run);
 
   const auto r_path = golden_dir() / "r" / gc.pair / (gc.run + ".json");
@@ -63,11 +46,11 @@ TEST_P(AdmGolden, EqualsRBitForBit) {
               gc.run.c_str(), vs_up.differing, vs_up.values, static_cast<long long>(vs_up.max_ulps));
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, AdmGolden, ::testing::ValuesIn(golden_cases_for(adm_runs())),
+INSTANTIATE_TEST_SUITE_P(Fixtures, AdmGolden, ::testing::ValuesIn(golden_cases_for(adm_golden_runs())),
                          [](const auto& i) { return golden_case_name(i.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(AdmGolden);
 
-TEST(AdmGoldenSet, IsPresent) { EXPECT_EQ(golden_cases_for(adm_runs()).size(), 12u * 8u); }
+TEST(AdmGoldenSet, IsPresent) { EXPECT_EQ(golden_cases_for(adm_golden_runs()).size(), 12u * 8u); }
 
 // The golden restricted to the metrics whose names end with `suffix`.
 nlohmann::json golden_subset(const nlohmann::json& g, const std::string& suffix) {

@@ -13,6 +13,7 @@
 #include "features/motion/motion_simd.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
+#include "support/golden_runs.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
@@ -22,30 +23,9 @@ namespace {
 // tools/fixtures/run_goldens.py.
 using MotionRun = GoldenRun;
 
-const std::map<std::string, MotionRun>& motion_runs() {
-  static const std::map<std::string, MotionRun> runs = {
-      {"motion", {{"motion"}}},
-      {"motion_debug", {{"motion=debug=true"}}},
-      {"motion_blend", {{"motion=motion_blend_factor=0.5:motion_blend_offset=1.5"}}},
-      {"motion_moving_average", {{"motion=motion_moving_average=true"}}},
-      {"motion_fps_weight_max_val", {{"motion=motion_fps_weight=2.5:motion_max_val=3"}}},
-      {"motion_five_frame_window", {{"motion=motion_five_frame_window=true:debug=true"}}},
-      {"motion_five_frame_window_mma_blend",
-       {{"motion=motion_five_frame_window=true:motion_moving_average=true:motion_blend_factor=0.25:"
-         "motion_blend_offset=2"}}},
-      {"motion_force_zero", {{"motion=motion_force_zero=true"}}},
-      {"motion_subsample2", {{"motion"}, 2}},
-      {"motion_five_frame_window_subsample3", {{"motion=motion_five_frame_window=true"}, 3}},
-      {"motion_frame_cnt3", {{"motion"}, 1, 3}},
-      {"motion_threads2", {{"motion"}, 1, 0, 2}},
-      {"motion_psnr", {{"psnr", "motion=debug=true"}}},
-  };
-  return runs;
-}
-
 using MotionCase = GoldenCase;
 
-std::vector<MotionCase> motion_cases() { return golden_cases_for(motion_runs()); }
+std::vector<MotionCase> motion_cases() { return golden_cases_for(motion_golden_runs()); }
 
 class MotionGolden : public ::testing::TestWithParam<MotionCase> {};
 
@@ -53,7 +33,7 @@ TEST_P(MotionGolden, EqualsRAndUpstreamBitForBit) {
   const auto& mc = GetParam();
   const auto pair = fixture_pair(mc.pair);
   ASSERT_TRUE(pair) << mc.pair << " missing from tests/fixtures/manifest.json";
-  const MotionRun& run = motion_runs().at(mc.run);
+  const MotionRun& run = motion_golden_runs().at(mc.run);
   const RunResult ours = run_golden(*pair, run);
 
   const auto r_path = golden_dir() / "r" / mc.pair / (mc.run + ".json");

@@ -16,24 +16,13 @@
 #include "features/vif/vif_simd.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
+#include "support/golden_runs.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
 namespace {
 
-// Golden run name -> --feature arguments and run options, as in
-// tools/fixtures/run_goldens.py.
-const std::map<std::string, GoldenRun>& vif_runs() {
-  static const std::map<std::string, GoldenRun> runs = {
-      {"vif", {{"vif"}}},
-      {"vif_debug", {{"vif=debug=true"}}},
-      {"vif_egl_1", {{"vif=vif_enhn_gain_limit=1.0"}}},
-      {"vif_egl_1.5_skip0", {{"vif=vif_enhn_gain_limit=1.5:vif_skip_scale0=true:debug=true"}}},
-  };
-  return runs;
-}
-
-std::vector<GoldenCase> vif_cases() { return golden_cases_for(vif_runs()); }
+std::vector<GoldenCase> vif_cases() { return golden_cases_for(vif_golden_runs()); }
 
 // Restores the process-wide SIMD cap when a test ends.
 struct SimdLimit {
@@ -47,7 +36,7 @@ TEST_P(VifGolden, EqualsRBitForBitAndMeasuresUpstream) {
   const auto& gc = GetParam();
   const auto pair = fixture_pair(gc.pair);
   ASSERT_TRUE(pair) << gc.pair << " missing from tests/fixtures/manifest.json";
-  const GoldenRun& run = vif_runs().at(gc.run);
+  const GoldenRun& run = vif_golden_runs().at(gc.run);
   const auto r_path = golden_dir() / "r" / gc.pair / (gc.run + ".json");
   const auto r = read_json(r_path);
   const auto upstream_path = golden_dir() / "upstream" / gc.pair / (gc.run + ".json");

@@ -6,9 +6,34 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "exactvmaf/cuda.hpp"
 #include "support/fixtures.hpp"
+#include "support/golden.hpp"
 
 namespace exactvmaf::test {
+
+// Empty when a CUDA device can run this build's kernels; otherwise why not.
+inline const std::string& device_problem() {
+  static const std::string problem = [] {
+    const CudaStatus s = cuda_status();
+    if (!s.devices.empty()) return std::string();
+    return s.problem.empty() ? std::string("none found") : s.problem;
+  }();
+  return problem;
+}
+
+#define REQUIRE_CUDA_DEVICE() \
+  if (!device_problem().empty()) GTEST_SKIP() << "no CUDA device: " << device_problem()
+
+// A golden run's options on `backend` with `threads` workers.
+inline RunOptions golden_run_options(const GoldenRun& run, Backend backend, unsigned threads) {
+  RunOptions o;
+  o.subsample = run.subsample;
+  o.frame_cnt = run.frame_cnt;
+  o.threads = threads;
+  o.backend = backend;
+  return o;
+}
 
 // Every frame value and aggregate, same names in the same order. Returns the
 // number of values compared (so a vacuous comparison is caught) and reports

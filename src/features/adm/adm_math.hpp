@@ -753,7 +753,7 @@ inline float barten_csf(int lambda, double view_dist, int display_height, double
   const float p0 = interp(1), p1 = interp(2), p2 = interp(3), p3 = interp(4);
   const float a = static_cast<float>(1.0 + cr_pow(d(p0 * sf), d(p1)));
   const float sf7 = sf / 7.0f;
-  const double sf7_sq = d(sf7) * d(sf7);  // gcc turns pow(x, 2) into x * x
+  const double sf7_sq = d(sf7) * d(sf7);  // upstream squares with a double power; gcc emits x * x
   const float b = static_cast<float>(1.0 / cr_pow(1.0 - cr_exp(-sf7_sq), d(p2)));
   const float csf = static_cast<float>(d(p3) / cr_pow(d(a * b), 0.5));
   float mtf = 0.0f;

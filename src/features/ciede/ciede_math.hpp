@@ -90,8 +90,8 @@ inline constexpr double kPiOver30 = kPi / 30.0;
 inline constexpr double kSevenPiOver20 = 7.0 * kPi / 20.0;  // (7.0 * M_PI) / 20.0
 inline constexpr double kRadToDeg = 180.0 / kPi;
 inline constexpr double kDegToRad = kPi / 180.0;
-inline constexpr double kPow25_7 = 6103515625.0;  // pow(25, 7): exact in double
-// powf(25., 7): 25^7 rounded to float (gcc folds it correctly rounded).
+inline constexpr double kPow25_7 = 6103515625.0;  // 25^7, exact in double (upstream constant-folded)
+// 25^7 rounded to float, as gcc folds upstream's float power correctly rounded.
 inline constexpr float kPowf25_7 = static_cast<float>(6103515625.0);
 
 EXACTVMAF_HD_INLINE double d(float x) { return static_cast<double>(x); }
@@ -200,8 +200,8 @@ template <class M>
 EXACTVMAF_HD_INLINE float r_sub_t(float c_bar_prime, float h_bar, M& m) {
   const float degrees = f((d(radians_to_degrees(h_bar)) - 275.0) * (1.0 / 25.0));
   const float c7 = m.powf_f32(c_bar_prime, 7.0f);
-  const float ratio = c7 / (c7 + kPowf25_7);  // powf(c,7) is evaluated twice upstream: same value
-  const float degrees_sq = degrees * degrees;  // powf(degrees, 2): gcc emits the float product
+  const float ratio = c7 / (c7 + kPowf25_7);  // upstream evaluates c^7 twice: same value
+  const float degrees_sq = degrees * degrees;  // upstream squares with a float power; gcc emits this product
   const float angle_deg = f(60.0 * m.exp_f64(d(-degrees_sq)));  // degrees_to_radians takes a float
   return f(-2.0 * sqrt_f64(d(ratio)) * m.sin_f64(d(degrees_to_radians(angle_deg))));
 }
