@@ -5,6 +5,12 @@
 namespace exactvmaf::rmath {
 namespace {
 
+// MPFR keeps per-thread constant caches (pi, log 2). Any thread that takes
+// the slow path frees its caches when it ends, so pipeline threads leak none.
+struct ThreadCacheRelease {
+  ~ThreadCacheRelease() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
+};
+
 int apply(MpfrFn fn, mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b) {
   switch (fn) {
     case MpfrFn::kLog: return mpfr_log(r, a, MPFR_RNDN);
@@ -33,6 +39,8 @@ int apply(MpfrFn fn, mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b) {
 template <typename Get>
 auto eval(MpfrFn fn, double x, double y, mpfr_prec_t prec, mpfr_exp_t emin, mpfr_exp_t emax,
           Get get) {
+  thread_local ThreadCacheRelease release_caches_at_thread_exit;
+  (void)release_caches_at_thread_exit;
   const mpfr_exp_t old_emin = mpfr_get_emin();
   const mpfr_exp_t old_emax = mpfr_get_emax();
   mpfr_set_emin(emin);
