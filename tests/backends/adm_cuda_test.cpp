@@ -50,7 +50,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, CudaAdmGolden, ::testing::ValuesIn(golden_cas
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CudaAdmGolden);
 
 TEST(CudaAdmGoldenSet, IsPresent) {
-  EXPECT_EQ(golden_cases_for(adm_golden_runs()).size(), 12u * 8u);  // 8 option sets on each of the 12 pairs
+  EXPECT_EQ(golden_cases_for(adm_golden_runs()).size(), fixture_pairs().size() * 8u);  // 8 option sets on each pair
 }
 
 // ---- the extractor offers a CUDA worker exactly in CUDA builds (every build) --
