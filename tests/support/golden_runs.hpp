@@ -58,4 +58,53 @@ inline const std::map<std::string, GoldenRun>& motion_golden_runs() {
   return runs;
 }
 
+// The speed* runs of tools/fixtures/run_goldens.py.
+inline const std::map<std::string, GoldenRun>& speed_golden_runs() {
+  static const std::map<std::string, GoldenRun> runs = {
+      {"speed_chroma", {{"speed_chroma"}}},
+      {"speed_temporal", {{"speed_temporal"}}},
+      {"speed_chroma_v1016",
+       {{"speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45.0"}}},
+      {"speed_chroma_v1016_3d0h_2160",
+       {{"speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_prescale=0.5:"
+         "speed_prescale_method=bilinear:speed_max_val=45.0"}}},
+      {"speed_chroma_v1016_5d0h",
+       {{"speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_prescale=0.6:"
+         "speed_prescale_method=bilinear:speed_max_val=45.0"}}},
+      {"speed_chroma_wvm",
+       {{"speed_chroma=speed_weight_var_mode=1", "speed_chroma=speed_weight_var_mode=2",
+         "speed_chroma=speed_weight_var_mode=3", "speed_chroma=speed_weight_var_mode=4",
+         "speed_chroma=speed_weight_var_mode=6"}}},
+      {"speed_chroma_ks", {{"speed_chroma=speed_kernelscale=0.5", "speed_chroma=speed_kernelscale=3.0"}}},
+      {"speed_chroma_snn_nnf_mxv", {{"speed_chroma=speed_sigma_nn=0.5:speed_nn_floor=0.3:speed_max_val=5"}}},
+      {"speed_chroma_prescale",
+       {{"speed_chroma=speed_prescale=0.75", "speed_chroma=speed_prescale=0.8:speed_prescale_method=bicubic",
+         "speed_chroma=speed_prescale=1.25:speed_prescale_method=lanczos4"}}},
+      {"speed_temporal_urd", {{"speed_temporal=speed_use_ref_diff=true"}}},
+      {"speed_temporal_opts",
+       {{"speed_temporal=speed_kernelscale=1.5:speed_prescale=0.5:speed_prescale_method=bilinear:speed_sigma_nn=0.19:"
+         "speed_nn_floor=0.1:speed_max_val=5"}}},
+  };
+  return runs;
+}
+
+// tools/fixtures/run_goldens.py's float_adm runs.
+inline const std::map<std::string, GoldenRun>& float_adm_golden_runs() {
+  static const std::map<std::string, GoldenRun> runs = {
+      {"float_adm", {{"float_adm"}}},
+      {"float_adm_debug", {{"float_adm=debug=true"}}},
+      {"float_adm_egl_1.2", {{"float_adm=adm_enhn_gain_limit=1.2:debug=true"}}},
+      {"float_adm_nvd_1.5_2160", {{"float_adm=adm_norm_view_dist=1.5:adm_ref_display_height=2160"}}},
+      {"float_adm_p_norm", {{"float_adm=adm_p_norm=2", "float_adm=adm_p_norm=4.5:debug=true"}}},
+      {"float_adm_nw_0", {{"float_adm=adm_noise_weight=0:debug=true"}}},
+      {"float_adm_csf_modes",
+       {{"float_adm=adm_csf_mode=1:adm_csf_scale=1.5:adm_csf_diag_scale=0.8", "float_adm=adm_csf_mode=2"}}},
+      {"float_adm_bypass_cm", {{"float_adm=adm_bypass_cm=1"}}},
+      {"float_adm_dlm_hm", {{"float_adm=adm_dlm_weight=0.7:adm_min_val=0.5", "float_adm=adm_adm3_apply_hm=true"}}},
+      {"float_adm_factors", {{"float_adm=adm_f1s1=2.25:adm_f2s0=0.3:adm_f1s3=0"}}},
+      {"float_adm_skip", {{"float_adm=adm_skip_scale0=true:adm_skip_aim_scale=2:debug=true"}}},
+  };
+  return runs;
+}
+
 }  // namespace exactvmaf::test

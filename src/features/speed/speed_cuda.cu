@@ -1,0 +1,397 @@
+// SpEED-QA on the device: the whole per-frame chain of speed_math.hpp on the
+// worker's stream, captured once into the backend's graph; only the frame's
+// two scores and flags come back (one small copy). Per frame, 6 kernels plus
+// one memset and one copy (8 graph nodes):
+//
+//   1. decimate: one thread per 16x-decimated sample of every plane (chroma:
+//      ref U, dis U, ref V, dis V; temporal: ref[t-1] - ref[t], dis[t-1] -
+//      dis[t]): the samples are converted (picture_copy), differenced,
+//      prescaled (scaled_sample) on the fly and anti-alias filtered at the
+//      decimation point only (filter_at), as the CPU.
+//   2. residual: one thread per sample of the truncated plane: sample minus
+//      its local mean (filter_at), also written into the independent term Y.
+//   3. means: one thread per (plane, block offset): the float sum in row
+//      order (a sequential chain).
+//   4. covariance: one thread per (plane, offset pair): the double sum in row
+//      order (a sequential chain).
+//   5. solve: one block per plane: Householder tridiagonalisation (vectors on
+//      thread 0, the products in parallel, each entry a sequential chain), the
+//      implicit QR sweeps on thread 0, the regular/singular decision, the QR
+//      decomposition of K (reflector products in parallel), Q Y, back
+//      substitution (a thread per column), variances and entropies (a thread
+//      per block).
+//   6. score: one block per ref/dis pair: the per-block terms in parallel, the
+//      float sum on thread 0 in block order.
+//
+// log2 and sin use R's fast paths; an undecided call (about 2^-40 of them)
+// flags the frame and finish() recomputes it on the host with the CPU code.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "backends/cuda/check.cuh"
+#include "features/speed/speed_cuda.hpp"
+#include "features/speed/speed_math.hpp"
+
+namespace exactvmaf::speed {
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kChainThreads = 64;    // means and covariance: few long chains, spread over SMs
+constexpr unsigned kSolveThreads = 640;   // >= 625 entries of a 25x25 matrix
+constexpr unsigned kMaxPlanes = 4;
+constexpr unsigned kPairs = block_elems * (block_elems + 1) / 2;  // 325 covariance terms
+
+enum Flag : unsigned { kUndecided = 1u, kNoConvergence = 2u };
+
+struct Result {
+  float score[2];
+  int err[2];
+  unsigned flags;
+};
+
+struct PlaneSource {
+  const std::uint8_t* a = nullptr;  // samples (uint8_t at 8 bits, else uint16_t)
+  std::size_t pitch_a = 0;
+  const std::uint8_t* b = nullptr;  // subtracted plane (speed_temporal), or null
+  std::size_t pitch_b = 0;
+};
+
+struct Sources {
+  PlaneSource p[kMaxPlanes];
+};
+
+struct Params {
+  Dims dims;
+  ScaleMethod method = ScaleMethod::nearest;
+  bool scale = false;
+  unsigned bpc = 8;
+  unsigned planes = 2, pairs = 1;
+  Filter antialias, local_mean;
+  float sigma_nn = 0.0f;
+  double log2_2pie = 0.0;
+  float base_entropy = 0.0f;
+  int weight_var_mode = 0;
+};
+
+// Device scratch (one allocation), offsets in floats.
+struct DeviceScratch {
+  float* dec;       // planes x dec_h x dec_w
+  float* resid;     // planes x dec_h x dec_w (truncated region used)
+  float* means;     // planes x 25
+  float* cov;       // planes x 625
+  float* eig;       // planes x 25
+  float* y;         // planes x 25 x nb: the independent term
+  float* qy;        // planes x 25 x nb: Q Y
+  float* x;         // planes x 25 x nb: the solution
+  float* entropy;   // planes x nb
+  float* variance;  // planes x nb
+  float* bscore;    // pairs x nb
+  int* plane_err;   // planes
+  Result* result;
+};
+
+template <class Sample>
+struct RawSource {
+  PlaneSource s;
+  unsigned bpc;
+  __device__ float operator()(int y, int x) const {
+    const Sample* ra = reinterpret_cast<const Sample*>(s.a + static_cast<std::size_t>(y) * s.pitch_a);
+    float v = sample_to_float(ra[x], bpc);
+    if (s.b) {
+      const Sample* rb = reinterpret_cast<const Sample*>(s.b + static_cast<std::size_t>(y) * s.pitch_b);
+      v = v - sample_to_float(rb[x], bpc);
+    }
+    return v;
+  }
+};
+
+template <class Sample>
+struct ScaledSource {
+  RawSource<Sample> raw;
+  const Params* p;
+  FastMath* m;
+  __device__ float operator()(int y, int x) const {
+    return scaled_sample(p->method, raw, static_cast<int>(p->dims.orig_w), static_cast<int>(p->dims.orig_h),
+                         static_cast<int>(p->dims.scaled_w), static_cast<int>(p->dims.scaled_h), x, y, *m);
+  }
+};
+
+__device__ void flag(Result* r, unsigned f) { atomicOr(&r->flags, f); }
+
+template <class Sample>
+__global__ void __launch_bounds__(kThreads) decimate_kernel(const Params p, const Sources src, DeviceScratch s) {
+  const Dims& d = p.dims;
+  const unsigned per_plane = d.dec_w * d.dec_h;
+  const unsigned total = per_plane * p.planes;
+  for (unsigned t = blockIdx.x * blockDim.x + threadIdx.x; t < total; t += gridDim.x * blockDim.x) {
+    const unsigned plane = t / per_plane, k = t % per_plane;
+    const int i = static_cast<int>(k / d.dec_w), j = static_cast<int>(k % d.dec_w);
+    const RawSource<Sample> raw{src.p[plane], p.bpc};
+    float v;
+    if (p.scale) {
+      FastMath m;
+      const ScaledSource<Sample> scaled{raw, &p, &m};
+      v = filter_at(p.antialias.taps, p.antialias.width, scaled, static_cast<int>(d.scaled_w),
+                    static_cast<int>(d.scaled_h), i << num_scales, j << num_scales);
+      if (m.undecided) flag(s.result, kUndecided);
+    } else {
+      v = filter_at(p.antialias.taps, p.antialias.width, raw, static_cast<int>(d.orig_w), static_cast<int>(d.orig_h),
+                    i << num_scales, j << num_scales);
+    }
+    s.dec[t] = v;
+  }
+}
+
+__global__ void __launch_bounds__(kThreads) residual_kernel(const Params p, DeviceScratch s) {
+  const Dims& d = p.dims;
+  const unsigned per_plane = d.trunc_w * d.trunc_h;
+  const unsigned total = per_plane * p.planes;
+  const unsigned nb = d.num_blocks;
+  for (unsigned t = blockIdx.x * blockDim.x + threadIdx.x; t < total; t += gridDim.x * blockDim.x) {
+    const unsigned plane = t / per_plane, k = t % per_plane;
+    const unsigned i = k / d.trunc_w, j = k % d.trunc_w;
+    const float* dec = s.dec + static_cast<std::size_t>(plane) * d.dec_w * d.dec_h;
+    const int dw = static_cast<int>(d.dec_w);
+    const float v = dec[i * d.dec_w + j] - filter_at(p.local_mean.taps, p.local_mean.width, PlaneRef{dec, dw}, dw,
+                                                     static_cast<int>(d.dec_h), static_cast<int>(i),
+                                                     static_cast<int>(j));
+    s.resid[static_cast<std::size_t>(plane) * d.dec_w * d.dec_h + i * d.dec_w + j] = v;
+    // compute_independent_term: row (i % 5) * 5 + j % 5, column (i / 5) * blocks_x + j / 5.
+    const unsigned row = (i % block_size) * block_size + j % block_size;
+    const unsigned col = (i / block_size) * d.blocks_x + j / block_size;
+    s.y[static_cast<std::size_t>(plane) * block_elems * nb + row * nb + col] = v;
+  }
+}
+
+__global__ void __launch_bounds__(kChainThreads) means_kernel(const Params p, DeviceScratch s) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= p.planes * block_elems) return;
+  const unsigned plane = t / block_elems, o = t % block_elems;
+  const float* data = s.resid + static_cast<std::size_t>(plane) * p.dims.dec_w * p.dims.dec_h;
+  s.means[t] = block_mean(data, p.dims.dec_w, p.dims, o / block_size, o % block_size);
+}
+
+__global__ void __launch_bounds__(kChainThreads) covariance_kernel(const Params p, DeviceScratch s) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= p.planes * kPairs) return;
+  const unsigned plane = t / kPairs;
+  unsigned k = t % kPairs, xi = 0;
+  while (k > xi) {  // k -> (xi, yi) with yi <= xi
+    k -= xi + 1;
+    ++xi;
+  }
+  const unsigned yi = k;
+  const float* data = s.resid + static_cast<std::size_t>(plane) * p.dims.dec_w * p.dims.dec_h;
+  const float v = block_covariance(data, p.dims.dec_w, p.dims, s.means + plane * block_elems, xi, yi);
+  float* cov = s.cov + plane * block_elems * block_elems;
+  cov[xi * block_elems + yi] = v;
+  cov[yi * block_elems + xi] = v;
+}
+
+struct BlockSync {
+  __device__ void operator()() const { __syncthreads(); }
+};
+
+// speed_math.hpp's solve_plane with the block's threads.
+__global__ void __launch_bounds__(kSolveThreads) solve_kernel(const Params p, DeviceScratch s) {
+  __shared__ SolveShared sh;
+  const unsigned plane = blockIdx.x;
+  const int nb = static_cast<int>(p.dims.num_blocks);
+  const std::size_t at = static_cast<std::size_t>(plane) * block_elems * nb;
+  FastMath m;
+  const bool cannot_invert = solve_plane(static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x), BlockSync{}, sh,
+                                         s.cov + plane * block_elems * block_elems, s.y + at, s.qy + at, s.x + at,
+                                         s.eig + plane * block_elems, nb, p.sigma_nn, p.log2_2pie,
+                                         s.variance + plane * nb, s.entropy + plane * nb, m);
+  if (m.undecided) flag(s.result, kUndecided);
+  if (threadIdx.x == 0) {
+    s.plane_err[plane] = cannot_invert ? 1 : 0;
+    if (sh.no_convergence) flag(s.result, kNoConvergence);
+  }
+}
+
+__global__ void __launch_bounds__(kThreads) score_kernel(const Params p, DeviceScratch s) {
+  const unsigned pair = blockIdx.x;
+  const unsigned ref = 2 * pair, dis = 2 * pair + 1;
+  const int nb = static_cast<int>(p.dims.num_blocks);
+  float* bscore = s.bscore + pair * nb;
+  FastMath m;
+  for (int b = static_cast<int>(threadIdx.x); b < nb; b += static_cast<int>(blockDim.x))
+    bscore[b] = block_score(s.entropy[ref * nb + b], s.variance[ref * nb + b], s.entropy[dis * nb + b],
+                            s.variance[dis * nb + b], p.base_entropy, p.weight_var_mode, m);
+  if (m.undecided) flag(s.result, kUndecided);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const bool er = s.plane_err[ref] != 0, ed = s.plane_err[dis] != 0;
+    float score = 0;
+    if (er == ed) {
+      for (int b = 0; b < nb; ++b) score += bscore[b];
+      score = frame_score(score, p.dims.num_blocks);
+    }
+    s.result->score[pair] = score;
+    s.result->err[pair] = (er || ed) ? 1 : 0;
+  }
+}
+
+unsigned grid_for(unsigned n, unsigned threads) {
+  const unsigned b = (n + threads - 1) / threads;
+  return b == 0 ? 1 : (b < 65535 ? b : 65535);
+}
+
+class SpeedCudaWorker final : public cuda::FeatureWorker {
+ public:
+  SpeedCudaWorker(const Config& c, std::shared_ptr<Warnings> w) : c_(c), warnings_(std::move(w)) {
+    p_.dims = c.dims;
+    p_.method = c.method;
+    p_.scale = c.scale;
+    p_.bpc = c.bpc;
+    p_.planes = c.chroma ? 4 : 2;
+    p_.pairs = c.chroma ? 2 : 1;
+    p_.antialias = c.antialias;
+    p_.local_mean = c.local_mean;
+    p_.sigma_nn = c.sigma_nn;
+    p_.log2_2pie = c.log2_2pie;
+    p_.base_entropy = c.base_entropy;
+    p_.weight_var_mode = c.weight_var_mode;
+  }
+  ~SpeedCudaWorker() override {
+    if (block_) (void)cudaFree(block_);
+    if (host_) (void)cudaFreeHost(host_);
+  }
+
+  cuda::PlaneNeeds planes() const override {
+    cuda::PlaneNeeds n;
+    if (c_.chroma) {
+      n.ref = cuda::kChroma;
+      n.dist = cuda::kChroma;
+    } else {
+      n.ref = cuda::kLuma;
+      n.dist = cuda::kLuma;
+      n.prev_ref = cuda::kLuma;
+      n.prev_dist = cuda::kLuma;
+    }
+    return n;
+  }
+
+  void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
+    (void)sources_of(frame);  // checks that the planes are there
+    const Dims& d = c_.dims;
+    const std::size_t P = p_.planes, nb = d.num_blocks, plane = static_cast<std::size_t>(d.dec_w) * d.dec_h;
+    std::size_t floats = 0;
+    auto take = [&](std::size_t n) {
+      const std::size_t at = floats;
+      floats += (n + 63) / 64 * 64;  // 256-byte aligned pieces
+      return at;
+    };
+    const std::size_t o_dec = take(P * plane), o_resid = take(P * plane), o_means = take(P * block_elems),
+                      o_cov = take(P * block_elems * block_elems), o_eig = take(P * block_elems),
+                      o_y = take(P * block_elems * nb), o_qy = take(P * block_elems * nb),
+                      o_x = take(P * block_elems * nb), o_ent = take(P * nb), o_var = take(P * nb),
+                      o_bs = take(p_.pairs * nb), o_err = take(P), o_res = take(sizeof(Result) / sizeof(float) + 1);
+    EXACTVMAF_CUDA_CHECK(cudaMalloc(&block_, floats * sizeof(float)));
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(block_, 0, floats * sizeof(float), stream));
+    s_.dec = block_ + o_dec;
+    s_.resid = block_ + o_resid;
+    s_.means = block_ + o_means;
+    s_.cov = block_ + o_cov;
+    s_.eig = block_ + o_eig;
+    s_.y = block_ + o_y;
+    s_.qy = block_ + o_qy;
+    s_.x = block_ + o_x;
+    s_.entropy = block_ + o_ent;
+    s_.variance = block_ + o_var;
+    s_.bscore = block_ + o_bs;
+    s_.plane_err = reinterpret_cast<int*>(block_ + o_err);
+    s_.result = reinterpret_cast<Result*>(block_ + o_res);
+    EXACTVMAF_CUDA_CHECK(cudaHostAlloc(&host_, sizeof(Result), cudaHostAllocPortable));
+    *host_ = Result{};
+    EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  void enqueue(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
+    const Sources src = sources_of(frame);
+    const Dims& d = c_.dims;
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(s_.result, 0, sizeof(Result), stream));
+    const unsigned n_dec = d.dec_w * d.dec_h * p_.planes;
+    if (c_.bpc == 8)
+      decimate_kernel<std::uint8_t><<<grid_for(n_dec, kThreads), kThreads, 0, stream>>>(p_, src, s_);
+    else
+      decimate_kernel<std::uint16_t><<<grid_for(n_dec, kThreads), kThreads, 0, stream>>>(p_, src, s_);
+    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    residual_kernel<<<grid_for(d.trunc_w * d.trunc_h * p_.planes, kThreads), kThreads, 0, stream>>>(p_, s_);
+    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    means_kernel<<<grid_for(p_.planes * block_elems, kChainThreads), kChainThreads, 0, stream>>>(p_, s_);
+    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    covariance_kernel<<<grid_for(p_.planes * kPairs, kChainThreads), kChainThreads, 0, stream>>>(p_, s_);
+    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    solve_kernel<<<p_.planes, kSolveThreads, 0, stream>>>(p_, s_);
+    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    score_kernel<<<p_.pairs, kThreads, 0, stream>>>(p_, s_);
+    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_, s_.result, sizeof(Result), cudaMemcpyDeviceToHost, stream));
+  }
+
+  void finish(const FrameInput& in, FrameOutput& out) override {
+    FrameResult r;
+    if (!c_.chroma && in.index == 0) {
+      // speed_temporal is 0 at frame 0 (the device ran on stale history).
+    } else if (host_->flags & kUndecided) {
+      // A log2/sin fast path could not decide its rounding: the frame on the host.
+      if (cpu_scratch_.cov.empty()) cpu_scratch_.resize(c_.dims);
+      compute_frame(c_, cpu_scratch_, in, r);
+    } else {
+      for (unsigned k = 0; k < p_.pairs; ++k) {
+        r.score[k] = host_->score[k];
+        r.err[k] = host_->err[k] != 0;
+        r.singular = r.singular || r.err[k];
+      }
+      r.no_convergence = (host_->flags & kNoConvergence) != 0;
+    }
+    warnings_->report(r, in.index);
+    write_outputs(c_, r, out);
+  }
+
+ private:
+  Sources sources_of(const cuda::DeviceFrame& frame) const {
+    Sources s;
+    if (c_.chroma) {
+      for (unsigned ch = 0; ch < 2; ++ch) {
+        const cuda::DevicePlane& r = frame.ref.plane[1 + ch];
+        const cuda::DevicePlane& t = frame.dist.plane[1 + ch];
+        if (!r.data || !t.data) throw Error("internal: speed_chroma's CUDA worker did not get the chroma planes");
+        s.p[2 * ch] = {r.data, r.pitch, nullptr, 0};
+        s.p[2 * ch + 1] = {t.data, t.pitch, nullptr, 0};
+      }
+    } else {
+      if (frame.history < 1) throw Error("internal: speed_temporal's CUDA worker got no history frame");
+      const cuda::DevicePlane& ref = frame.ref.plane[0];
+      const cuda::DevicePlane& dis = frame.dist.plane[0];
+      const cuda::DevicePlane& pref = frame.prev_ref[0].plane[0];
+      const cuda::DevicePlane& pdis = frame.prev_dist[0].plane[0];
+      if (!ref.data || !dis.data || !pref.data || !pdis.data)
+        throw Error("internal: speed_temporal's CUDA worker did not get the luma planes");
+      const cuda::DevicePlane& minus = c_.use_ref_diff ? ref : dis;
+      s.p[0] = {pref.data, pref.pitch, ref.data, ref.pitch};
+      s.p[1] = {pdis.data, pdis.pitch, minus.data, minus.pitch};
+    }
+    return s;
+  }
+
+  Config c_;
+  std::shared_ptr<Warnings> warnings_;
+  Params p_;
+  DeviceScratch s_{};
+  float* block_ = nullptr;
+  Result* host_ = nullptr;
+  speed::Scratch cpu_scratch_;
+};
+
+}  // namespace
+
+std::unique_ptr<cuda::FeatureWorker> make_speed_cuda_worker(const Config& c, std::shared_ptr<Warnings> warnings) {
+  return std::make_unique<SpeedCudaWorker>(c, std::move(warnings));
+}
+
+}  // namespace exactvmaf::speed

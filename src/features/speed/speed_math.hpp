@@ -1,0 +1,899 @@
+// SpEED-QA (libvmaf speed.c and the vif_tools.c helpers it calls, at
+// f85a853): the whole arithmetic of speed_chroma and speed_temporal, host and
+// device. R is upstream's scalar C (--cpumask 63). Every C type is written
+// out where upstream's expression changes type:
+//   - a float passed to sqrt, log2, exp, sin or floor is promoted to double
+//     (C has no float overloads), and the double result is stored to float
+//     where upstream stores it;
+//   - a double literal (2.0, 0.5, 1e-6, 0.75) makes its expression double;
+//   - float op int stays float; size_t divisors are converted to float
+//     (means, score) or double (covariance) as C converts them.
+// Sums keep upstream's sequential order: means in float, covariance in
+// double, the matrix products, Householder and QR sweeps as upstream loops
+// them, entropies and score in float.
+// Elementary functions come from a policy M (HostMath: R's host functions;
+// FastMath: the host+device fast paths, which flag an undecided call so that
+// the caller recomputes the frame on the host).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "numeric/cr_exp.hpp"
+#include "numeric/cr_log.hpp"
+#include "numeric/cr_trig.hpp"
+#include "numeric/dd.hpp"
+#include "numeric/hd.hpp"
+
+namespace exactvmaf::speed {
+
+inline constexpr unsigned num_scales = 4;      // 16x decimation
+inline constexpr unsigned block_size = 5;      // DEFAULT_BLOCK_SIZE
+inline constexpr unsigned block_elems = 25;    // block_size^2: the covariance matrix is 25x25
+inline constexpr double eigen_eps = 1e-6;      // EIGENVALUE_EPS (a double)
+inline constexpr int eigen_max_iters = 500;    // EIGENVALUE_MAX_ITERS
+inline constexpr int max_filter_taps = 128;    // upstream's filter arrays
+
+// log2(2 * M_PI * M_E): gcc folds it with MPFR (correctly rounded) from the
+// double product (2 * pi) * e; cr_log2 of the same product gives the same bits.
+inline constexpr double two_pi = 2.0 * 3.14159265358979323846;
+inline constexpr double two_pi_e = two_pi * 2.7182818284590452354;
+
+enum class ScaleMethod { nearest, bicubic, lanczos4, bilinear };
+
+// ---- exact helpers ------------------------------------------------------------
+
+EXACTVMAF_HD_INLINE double sqrt_f64(double x) {
+#if EXACTVMAF_DEVICE_CODE
+  return __dsqrt_rn(x);
+#else
+  return __builtin_sqrt(x);  // IEEE square root (sqrtsd)
+#endif
+}
+
+// fabsf / fabs: clear the sign bit (also of -0 and NaN), as libm does.
+EXACTVMAF_HD_INLINE float abs_f32(float x) { return dd::float_from_bits(dd::bits_of(x) & 0x7fffffffU); }
+
+// (int)floor(x) and (int)ceil(x) for the |x| < 2^31 this code sees: exact.
+EXACTVMAF_HD_INLINE int floor_to_int(float x) {
+  int i = static_cast<int>(x);
+  if (static_cast<float>(i) > x) --i;
+  return i;
+}
+EXACTVMAF_HD_INLINE int ceil_to_int(float x) {
+  int i = static_cast<int>(x);
+  if (static_cast<float>(i) < x) ++i;
+  return i;
+}
+
+// get_sign: 1 for x >= 0 (and -0), -1 otherwise (NaN: -1).
+EXACTVMAF_HD_INLINE int sign_of(float x) { return x >= 0 ? 1 : -1; }
+
+// ---- elementary functions -------------------------------------------------------
+
+struct HostMath {
+  static double log2_f64(double x) { return rmath::cr_log2(x); }
+  static double exp_f64(double x) { return rmath::cr_exp(x); }
+  static double sin_f64(double x) { return rmath::cr_sin(x); }
+};
+
+struct FastMath {
+  bool undecided = false;
+  EXACTVMAF_HD_INLINE double log2_f64(double x) {
+    double r = 0.0;
+    if (!rmath::cr_log2_fast(x, &r)) undecided = true;
+    return r;
+  }
+  EXACTVMAF_HD_INLINE double sin_f64(double x) {
+    double r = 0.0;
+    if (!rmath::cr_sin_fast(x, &r)) undecided = true;
+    return r;
+  }
+};
+
+// ---- dimensions -----------------------------------------------------------------
+
+struct Dims {
+  unsigned orig_w = 0, orig_h = 0;      // the plane read
+  unsigned scaled_w = 0, scaled_h = 0;  // after speed_prescale
+  unsigned dec_w = 0, dec_h = 0;        // after the 16x decimation
+  unsigned trunc_w = 0, trunc_h = 0;    // whole blocks only
+  unsigned blocks_x = 0, blocks_y = 0, num_blocks = 0;
+  unsigned sub_w = 0, sub_h = 0;        // samples per covariance term
+};
+
+// speed_init_dimensions; valid() false where upstream logs "image too small".
+inline Dims make_dims(unsigned w, unsigned h, double prescale) {
+  Dims d;
+  d.orig_w = w;
+  d.orig_h = h;
+  d.scaled_w = static_cast<unsigned>(static_cast<int>(static_cast<double>(w) * prescale + 0.5));
+  d.scaled_h = static_cast<unsigned>(static_cast<int>(static_cast<double>(h) * prescale + 0.5));
+  d.dec_w = d.scaled_w >> num_scales;
+  d.dec_h = d.scaled_h >> num_scales;
+  d.trunc_w = d.dec_w / block_size * block_size;
+  d.trunc_h = d.dec_h / block_size * block_size;
+  d.blocks_x = d.trunc_w / block_size;
+  d.blocks_y = d.trunc_h / block_size;
+  d.num_blocks = d.blocks_x * d.blocks_y;
+  d.sub_w = d.trunc_w >= block_size ? d.trunc_w - block_size + 1 : 0;
+  d.sub_h = d.trunc_h >= block_size ? d.trunc_h - block_size + 1 : 0;
+  return d;
+}
+inline bool dims_valid(const Dims& d) { return d.trunc_w != 0 && d.trunc_h != 0; }
+
+// ---- filters (host, once per extractor) -------------------------------------------
+
+struct Filter {
+  float taps[max_filter_taps] = {};
+  int width = 0;
+};
+
+// round_up_to_odd(float): ceil in double of the float, to int, odd.
+inline int round_up_to_odd(float f) {
+  const int c = ceil_to_int(f);
+  return c % 2 == 0 ? c + 1 : c;
+}
+
+// vif_get_filter_size(scale, kernelscale): kernelscale is a float parameter.
+inline int filter_size(int scale, float kernelscale) {
+  const int n = (1 << (4 - scale)) + 1;
+  const int odd = round_up_to_odd(static_cast<float>(n) * kernelscale);
+  return odd > 3 ? odd : 3;
+}
+
+// get_gaussian_pdf(float x, float mean, float stdev).
+template <class M>
+float gaussian_pdf(float x, float mean, float stdev, M& m) {
+  const float d = x - mean;
+  const double e = -0.5 * static_cast<double>(d) / static_cast<double>(stdev) * static_cast<double>(d) /
+                   static_cast<double>(stdev);
+  const float num = static_cast<float>(m.exp_f64(e));
+  // sqrt(2 * M_PI) is folded by gcc (correctly rounded): sqrt_f64 is IEEE.
+  const float den = static_cast<float>(1.0 / (static_cast<double>(stdev) * sqrt_f64(two_pi)));
+  return num / den;
+}
+
+template <class M>
+void gaussian_kernel(Filter& f, int size, float stdev, M& m) {
+  f.width = size;
+  float sum = 0;
+  const int k = (size - 1) / 2;
+  for (int i = 0; i < size; ++i) {
+    f.taps[i] = gaussian_pdf(static_cast<float>(i - k), 0.0f, stdev, m);
+    sum += f.taps[i];
+  }
+  for (int i = 0; i < size; ++i) f.taps[i] /= sum;
+}
+
+// vif_get_filter(scale 4): stdev = window / 5.0f in float.
+template <class M>
+Filter local_mean_filter(float kernelscale, M& m) {
+  Filter f;
+  const int ws = filter_size(static_cast<int>(num_scales), kernelscale);
+  gaussian_kernel(f, ws, static_cast<float>(ws) / 5.0f, m);
+  return f;
+}
+
+// speed_get_antialias_filter(scale 4): the scale-1 window, stdev
+// sqrt(4) * window / 5.0f evaluated in double (sqrt(int) is double), to float.
+template <class M>
+Filter antialias_filter(float kernelscale, M& m) {
+  Filter f;
+  const int ws = filter_size(1, kernelscale);
+  gaussian_kernel(f, ws, static_cast<float>(sqrt_f64(4.0) * static_cast<double>(ws) / static_cast<double>(5.0f)), m);
+  return f;
+}
+
+// ---- samples ------------------------------------------------------------------------
+
+// picture_copy: 8 bit: (float)v + (-128); 10/12/16 bit: (float)v / scaler + (-128).
+EXACTVMAF_HD_INLINE float sample_to_float(unsigned v, unsigned bpc) {
+  const float f = static_cast<float>(v);
+  if (bpc == 10) return f / 4.0f + static_cast<float>(-128);
+  if (bpc == 12) return f / 16.0f + static_cast<float>(-128);
+  if (bpc == 16) return f / 256.0f + static_cast<float>(-128);
+  return f + static_cast<float>(-128);
+}
+
+// upstream's float mirror(i, left, right).
+EXACTVMAF_HD_INLINE float mirror_f32(float i, float left, float right) {
+  return i < left ? -i : i > right ? 2 * right - i : i;
+}
+
+// ---- prescaling (vif_scale_frame_s) ------------------------------------------------
+
+// (x + 0.5) * ratio - 0.5 in double, stored to float.
+EXACTVMAF_HD_INLINE float scale_coord(int x, float ratio) {
+  return static_cast<float>((static_cast<double>(x) + 0.5) * static_cast<double>(ratio) - 0.5);
+}
+
+EXACTVMAF_HD_INLINE float bicubic_kernel(float t) {
+  const float a = -0.75f;
+  if (t < 0) t = -t;
+  if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+  if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
+  return 0;
+}
+
+template <class M>
+EXACTVMAF_HD_INLINE float lanczos4_kernel(float x, float a, M& m) {
+  constexpr double pi = 3.14159265358979323846;
+  if (static_cast<double>(x) == 0.0) return 1.0f;
+  if (x > -a && x < a) {
+    const double xd = static_cast<double>(x);
+    return static_cast<float>(static_cast<double>(a) * m.sin_f64(pi * xd) * m.sin_f64(pi * xd / static_cast<double>(a)) /
+                              (pi * pi * xd * xd));
+  }
+  return 0.0f;
+}
+
+// lanczos4 along one axis at output coordinate x: the first source index and
+// the 9 weights (they depend on x only, so the CPU keeps them per column/row).
+struct Lanczos4Axis {
+  int x0 = 0;
+  float w[9] = {};
+};
+
+template <class M>
+EXACTVMAF_HD_INLINE Lanczos4Axis lanczos4_axis(int x, float ratio, M& m) {
+  constexpr int a = 4;
+  Lanczos4Axis ax;
+  const float xx = scale_coord(x, ratio);
+  ax.x0 = floor_to_int(xx);
+  const float dx = xx - static_cast<float>(ax.x0);
+  for (int i = -a; i <= a; ++i) ax.w[i + a] = lanczos4_kernel(static_cast<float>(i) - dx, static_cast<float>(a), m);
+  return ax;
+}
+
+// lanczos4_interpolation's sums (weights and samples, float, iy then ix).
+template <class Src>
+EXACTVMAF_HD_INLINE float lanczos4_apply(const Src& src, const Lanczos4Axis& ax, const Lanczos4Axis& ay, float right_x,
+                                         float right_y) {
+  constexpr int a = 4;
+  float value = 0.0f, weight_sum = 0.0f;
+  for (int iy = -a; iy <= a; ++iy)
+    for (int ix = -a; ix <= a; ++ix) {
+      const float weight = ax.w[ix + a] * ay.w[iy + a];
+      weight_sum += weight;
+      const int xi = static_cast<int>(mirror_f32(static_cast<float>(ax.x0 + ix), 0, right_x));
+      const int yi = static_cast<int>(mirror_f32(static_cast<float>(ay.x0 + iy), 0, right_y));
+      value += src(yi, xi) * weight;
+    }
+  return value / weight_sum;
+}
+
+// One sample of the prescaled plane at (x, y); src(row, col) reads the sw x sh
+// source plane. Sizes are different (equal sizes are a copy, handled by the caller).
+template <class M, class Src>
+EXACTVMAF_HD_INLINE float scaled_sample(ScaleMethod method, const Src& src, int sw, int sh, int dw, int dh, int x,
+                                        int y, M& m) {
+  const float ratio_x = static_cast<float>(sw) / static_cast<float>(dw);
+  const float ratio_y = static_cast<float>(sh) / static_cast<float>(dh);
+  if (method == ScaleMethod::nearest) {
+    const int ry = static_cast<int>(static_cast<float>(y) * ratio_y);
+    const int rx = static_cast<int>(static_cast<float>(x) * ratio_x);
+    return src(ry, rx);
+  }
+  const float xx = scale_coord(x, ratio_x);
+  const float yy = scale_coord(y, ratio_y);
+  if (method == ScaleMethod::bilinear) {
+    const float right_x = static_cast<float>(sw - 1), right_y = static_cast<float>(sh - 1);
+    const int x1 = static_cast<int>(mirror_f32(static_cast<float>(floor_to_int(xx)), 0, right_x));
+    const int x2 = static_cast<int>(mirror_f32(static_cast<float>(ceil_to_int(xx)), 0, right_x));
+    const float dx = xx - static_cast<float>(x1);
+    const int y1 = static_cast<int>(mirror_f32(static_cast<float>(floor_to_int(yy)), 0, right_y));
+    const int y2 = static_cast<int>(mirror_f32(static_cast<float>(ceil_to_int(yy)), 0, right_y));
+    const float dy = yy - static_cast<float>(y1);
+    return (1 - dy) * (1 - dx) * src(y1, x1) + (1 - dy) * dx * src(y1, x2) + dy * (1 - dx) * src(y2, x1) +
+           dy * dx * src(y2, x2);
+  }
+  const int x0 = floor_to_int(xx);
+  const int y0 = floor_to_int(yy);
+  const float dx = xx - static_cast<float>(x0);
+  const float dy = yy - static_cast<float>(y0);
+  const float right_x = static_cast<float>(sw - 1), right_y = static_cast<float>(sh - 1);
+  if (method == ScaleMethod::bicubic) {
+    float wx[4], wy[4];
+    for (int i = -1; i <= 2; ++i) {
+      wx[i + 1] = bicubic_kernel(static_cast<float>(i) - dx);
+      wy[i + 1] = bicubic_kernel(static_cast<float>(i) - dy);
+    }
+    float v = 0.0f;
+    for (int j = -1; j <= 2; ++j)
+      for (int i = -1; i <= 2; ++i) {
+        const int xi = static_cast<int>(mirror_f32(static_cast<float>(x0 + i), 0, right_x));
+        const int yi = static_cast<int>(mirror_f32(static_cast<float>(y0 + j), 0, right_y));
+        const float weight = wx[i + 1] * wy[j + 1];
+        v += src(yi, xi) * weight;
+      }
+    return v;
+  }
+  // lanczos4
+  return lanczos4_apply(src, lanczos4_axis(x, ratio_x, m), lanczos4_axis(y, ratio_y, m), right_x, right_y);
+}
+
+// ---- filtering (vif_filter1d_s, scalar path) -------------------------------------------
+
+// vif_filter1d_s's mirror: -i below 0, 2n - i - 2 at or past n.
+EXACTVMAF_HD_INLINE int mirror_index(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
+
+// The vertical pass at (row y, column x): sum over taps from 0, float;
+// src(row, col) reads the plane.
+template <class Src>
+EXACTVMAF_HD_INLINE float filter_vertical(const float* taps, int fw, const Src& src, int h, int y, int x) {
+  float acc = 0;
+  for (int k = 0; k < fw; ++k) {
+    const int yy = mirror_index(y - fw / 2 + k, h);
+    acc += taps[k] * src(yy, x);
+  }
+  return acc;
+}
+
+// The separable filter's output at (y, x) of a w x h plane: the horizontal
+// pass over the vertical pass's values of row y (what upstream's tmp row holds).
+template <class Src>
+EXACTVMAF_HD_INLINE float filter_at(const float* taps, int fw, const Src& src, int w, int h, int y, int x) {
+  float acc = 0;
+  for (int k = 0; k < fw; ++k) {
+    const int xx = mirror_index(x - fw / 2 + k, w);
+    acc += taps[k] * filter_vertical(taps, fw, src, h, y, xx);
+  }
+  return acc;
+}
+
+// A float plane in memory as a filter source.
+struct PlaneRef {
+  const float* data;
+  std::ptrdiff_t stride;
+  EXACTVMAF_HD_INLINE float operator()(int y, int x) const { return data[y * stride + x]; }
+};
+
+// ---- est_params -----------------------------------------------------------------------
+
+// compute_mean for block offset (r, c): float sum in row order, divided by
+// the sample count converted to float.
+EXACTVMAF_HD_INLINE float block_mean(const float* data, std::ptrdiff_t stride, const Dims& d, unsigned r, unsigned c) {
+  float acc = 0;
+  for (unsigned i = 0; i < d.sub_h; ++i)
+    for (unsigned j = 0; j < d.sub_w; ++j) acc += data[(r + i) * stride + (c + j)];
+  return acc / static_cast<float>(static_cast<std::size_t>(d.sub_w) * d.sub_h);
+}
+
+// compute_covariance of offsets x and y (0..24): the double sum of
+// (x - mean_x)(y - mean_y), divided by the count in double, stored to float.
+EXACTVMAF_HD_INLINE float block_covariance(const float* data, std::ptrdiff_t stride, const Dims& d, const float* means,
+                                           unsigned xi, unsigned yi) {
+  const unsigned rx = xi / block_size, cx = xi % block_size, ry = yi / block_size, cy = yi % block_size;
+  const double mean_x = static_cast<double>(means[xi]);
+  const double mean_y = static_cast<double>(means[yi]);
+  const float* px = data + rx * stride + cx;
+  const float* py = data + ry * stride + cy;
+  double acc = 0;
+  for (unsigned i = 0; i < d.sub_h; ++i)
+    for (unsigned j = 0; j < d.sub_w; ++j) {
+      const double vx = static_cast<double>(px[i * stride + j]);
+      const double vy = static_cast<double>(py[i * stride + j]);
+      acc += (vx - mean_x) * (vy - mean_y);
+    }
+  return static_cast<float>(acc / static_cast<double>(static_cast<std::size_t>(d.sub_w) * d.sub_h));
+}
+
+// The 25 means and the 325 covariance terms with their chains interleaved
+// (the CPU's loop order): the samples in row order outside, the chains inside,
+// so that every chain adds the same terms in the same order as block_mean /
+// block_covariance (which the device runs one thread per chain).
+inline void block_means_interleaved(const float* data, std::ptrdiff_t stride, const Dims& d, float* means) {
+  float acc[block_elems] = {};
+  for (unsigned i = 0; i < d.sub_h; ++i)
+    for (unsigned j = 0; j < d.sub_w; ++j)
+      for (unsigned o = 0; o < block_elems; ++o)
+        acc[o] += data[(o / block_size + i) * stride + (o % block_size + j)];
+  const float count = static_cast<float>(static_cast<std::size_t>(d.sub_w) * d.sub_h);
+  for (unsigned o = 0; o < block_elems; ++o) means[o] = acc[o] / count;
+}
+
+// cov (25 x 25, both triangles) from the means.
+inline void covariance_matrix_interleaved(const float* data, std::ptrdiff_t stride, const Dims& d, const float* means,
+                                          float* cov) {
+  double acc[block_elems * block_elems] = {};
+  double mean[block_elems], c[block_elems];
+  for (unsigned o = 0; o < block_elems; ++o) mean[o] = static_cast<double>(means[o]);
+  for (unsigned i = 0; i < d.sub_h; ++i)
+    for (unsigned j = 0; j < d.sub_w; ++j) {
+      for (unsigned o = 0; o < block_elems; ++o)
+        c[o] = static_cast<double>(data[(o / block_size + i) * stride + (o % block_size + j)]) - mean[o];
+      for (unsigned x = 0; x < block_elems; ++x) {
+        const double cx = c[x];
+        double* row = acc + x * block_elems;
+        for (unsigned y = 0; y <= x; ++y) row[y] += cx * c[y];
+      }
+    }
+  const double count = static_cast<double>(static_cast<std::size_t>(d.sub_w) * d.sub_h);
+  for (unsigned x = 0; x < block_elems; ++x)
+    for (unsigned y = 0; y <= x; ++y) {
+      const float v = static_cast<float>(acc[x * block_elems + y] / count);
+      cov[x * block_elems + y] = v;
+      cov[y * block_elems + x] = v;
+    }
+}
+
+// ---- eigenvalues (adapted GSL symmtd + symm, as upstream) -------------------------------
+
+EXACTVMAF_HD_INLINE float pythagoras(float x, float y) {
+  return static_cast<float>(sqrt_f64(static_cast<double>(x * x + y * y)));
+}
+
+// compute_column_norm of A[start:size, col] (n x n).
+EXACTVMAF_HD_INLINE float column_norm(const float* A, int col, int start, int n) {
+  float s = 0;
+  for (int i = start; i < n; ++i) s += A[i * n + col] * A[i * n + col];
+  return static_cast<float>(sqrt_f64(static_cast<double>(s)));
+}
+
+// compute_householder_transform; returns tau.
+EXACTVMAF_HD_INLINE float householder(float* A, int col, int start, int n) {
+  if (n - start == 1) return 0.0f;
+  const float xnorm = column_norm(A, col, start + 1, n);
+  if (xnorm == 0.0f) return 0.0f;
+  const float alpha = A[start * n + col];
+  const float beta = static_cast<float>(-sign_of(alpha)) * pythagoras(alpha, xnorm);
+  const float tau = (beta - alpha) / beta;
+  const float s = alpha - beta;
+  if (s != 0.0f) {
+    for (int i = start; i < n; ++i) A[i * n + col] /= s;
+    A[start * n + col] = beta;
+  }
+  return tau;
+}
+
+// tridiagonal_multiply's x[i] = sum_j tau * A[i][j] * v[j] (from 0, in j order).
+EXACTVMAF_HD_INLINE float tridiag_multiply_entry(const float* A, const float* v, float tau, int i, int start, int n) {
+  float x = 0.0f;
+  for (int j = start; j < n; ++j) x += tau * A[i * n + j] * v[j];
+  return x;
+}
+
+// -0.5 * tau * xv in double, stored to float.
+EXACTVMAF_HD_INLINE float householder_alpha(float tau, float xv) {
+  return static_cast<float>(-0.5 * static_cast<double>(tau) * static_cast<double>(xv));
+}
+
+// convert_to_tridiagonal, sequential (one thread); A is n x n, destroyed.
+EXACTVMAF_HD_INLINE void tridiagonalize(float* A, int n, float* d, float* sd, float* v, float* x) {
+  for (int i = 0; i < n - 2; ++i) {
+    const float tau = householder(A, i, i + 1, n);
+    for (int j = i + 1; j < n; ++j) v[j] = A[j * n + i];
+    if (tau != 0.0f) {
+      A[(i + 1) * n + i] = v[i + 1];
+      v[i + 1] = 1.0f;
+      for (int r = i + 1; r < n; ++r) x[r] = tridiag_multiply_entry(A, v, tau, r, i + 1, n);
+      float xv = 0;
+      for (int r = i + 1; r < n; ++r) xv += x[r] * v[r];
+      const float alpha = householder_alpha(tau, xv);
+      for (int r = i + 1; r < n; ++r) x[r] += alpha * v[r];
+      for (int r = i + 1; r < n; ++r)
+        for (int c = i + 1; c < n; ++c) A[r * n + c] -= x[r] * v[c] + v[r] * x[c];
+    }
+  }
+  for (int i = 0; i < n; ++i) d[i] = A[i * n + i];
+  for (int i = 0; i < n - 1; ++i) sd[i] = A[(i + 1) * n + i];
+}
+
+// chop_small_elements: |sd| < 1e-6 * (|d_i| + |d_i+1|), the sum in float, the
+// product and comparison in double.
+EXACTVMAF_HD_INLINE void chop_small(const float* d, float* sd, int n) {
+  for (int i = 0; i < n - 1; ++i)
+    if (static_cast<double>(abs_f32(sd[i])) < eigen_eps * static_cast<double>(abs_f32(d[i]) + abs_f32(d[i + 1])))
+      sd[i] = 0.0f;
+}
+
+EXACTVMAF_HD_INLINE float trailing_eigenvalue(const float* d, const float* sd, int n) {
+  const float ta = d[n - 2], tb = d[n - 1], tab = sd[n - 2];
+  const float dt = static_cast<float>(static_cast<double>(ta - tb) / 2.0);
+  if (dt > 0) return tb - tab * (tab / (dt + pythagoras(dt, tab)));
+  if (dt == 0) return tb - abs_f32(tab);
+  return tb + tab * (tab / (-dt + pythagoras(dt, tab)));
+}
+
+EXACTVMAF_HD_INLINE void create_givens(float a, float b, float* c, float* s) {
+  if (b == 0) {
+    *c = 1;
+    *s = 0;
+  } else if (abs_f32(b) > abs_f32(a)) {
+    const float t = -a / b;
+    const float s1 = static_cast<float>(1.0 / sqrt_f64(static_cast<double>(1 + t * t)));
+    *s = s1;
+    *c = s1 * t;
+  } else {
+    const float t = -b / a;
+    const float c1 = static_cast<float>(1.0 / sqrt_f64(static_cast<double>(1 + t * t)));
+    *c = c1;
+    *s = c1 * t;
+  }
+}
+
+// qr_step: one implicit symmetric QR sweep with Wilkinson shift on a block.
+EXACTVMAF_HD_INLINE void qr_step(float* d, float* sd, int n) {
+  float mu = trailing_eigenvalue(d, sd, n);
+  if (eigen_eps * static_cast<double>(abs_f32(mu)) > static_cast<double>(abs_f32(d[0]) + abs_f32(sd[0]))) mu = 0;
+  float x = d[0] - mu;
+  float z = sd[0];
+  float ak = 0, bk = 0, zk = 0;
+  float ap = d[0], bp = sd[0], aq = d[1];
+  if (n == 2) {
+    float c, s;
+    create_givens(x, z, &c, &s);
+    const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+    const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+    const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+    d[0] = ap1;
+    sd[0] = bp1;
+    d[1] = aq1;
+    return;
+  }
+  float bq = sd[1];
+  for (int k = 0; k < n - 1; ++k) {
+    float c, s;
+    create_givens(x, z, &c, &s);
+    const float bk1 = c * bk - s * zk;
+    const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+    const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+    const float zp1 = -s * bq;
+    const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+    const float bq1 = c * bq;
+    ak = ap1;
+    bk = bp1;
+    zk = zp1;
+    ap = aq1;
+    bp = bq1;
+    if (k < n - 2) aq = d[k + 2];
+    if (k < n - 3) bq = sd[k + 2];
+    d[k] = ak;
+    if (k > 0) sd[k - 1] = bk1;
+    if (k < n - 2) sd[k + 1] = bp;
+    x = bk;
+    z = zk;
+  }
+  d[n - 1] = ap;
+  sd[n - 2] = bk;
+}
+
+// compute_eigenvalues_tridiagonal; the eigenvalues are left in d. Returns
+// false when the iteration limit was reached (upstream warns).
+EXACTVMAF_HD_INLINE bool tridiagonal_eigenvalues(float* d, float* sd, int n) {
+  chop_small(d, sd, n);
+  int b = n - 1;
+  int iter = 0;
+  while (b > 0 && iter < eigen_max_iters) {
+    if (sd[b - 1] == 0.0f) {
+      --b;
+      continue;
+    }
+    int a = b - 1;
+    while (a > 0) {
+      if (sd[a - 1] == 0.0f) break;
+      --a;
+    }
+    const int nb = b - a + 1;
+    qr_step(d + a, sd + a, nb);
+    chop_small(d + a, sd + a, nb);
+    ++iter;
+  }
+  return iter != eigen_max_iters;
+}
+
+// is_matrix_regular: every eigenvalue >= 1e-6 (float compared in double).
+EXACTVMAF_HD_INLINE bool eigenvalue_regular(float e) { return !(static_cast<double>(e) < eigen_eps); }
+
+// ---- QR decomposition and the linear solve -------------------------------------------------
+
+// x * y into dst (rows x cols), matrix_mul's loop order: every entry's chain
+// is the same as matmul_entry's; the j loop runs independent chains side by
+// side (vectorisable without reassociation).
+EXACTVMAF_HD_INLINE void matmul(float* dst, const float* x, const float* y, int rows, int inner, int cols) {
+  for (int i = 0; i < rows * cols; ++i) dst[i] = 0;
+  for (int i = 0; i < rows; ++i)
+    for (int k = 0; k < inner; ++k) {
+      const float xik = x[i * inner + k];
+      for (int j = 0; j < cols; ++j) dst[i * cols + j] += xik * y[k * cols + j];
+    }
+}
+
+// One entry of x * y (matrix_mul): from +0, k = 0..inner-1.
+EXACTVMAF_HD_INLINE float matmul_entry(const float* x, const float* y, int i, int j, int inner, int x_cols,
+                                       int y_cols) {
+  float acc = 0;
+  for (int k = 0; k < inner; ++k) acc += x[i * x_cols + k] * y[k * y_cols + j];
+  return acc;
+}
+
+// vector_norm.
+EXACTVMAF_HD_INLINE float vector_norm(const float* v, int n) {
+  float s = 0;
+  for (int i = 0; i < n; ++i) s += v[i] * v[i];
+  return static_cast<float>(sqrt_f64(static_cast<double>(s)));
+}
+
+// The Householder vector of step k (matrix_qr_decomposition): column k of
+// tmp_z after matrix_minor(tmp_z, k), shifted by sign(A[k][k]) * norm and
+// normalised. Sequential; vec has n entries.
+EXACTVMAF_HD_INLINE void qr_householder_vector(const float* tmp_z, const float* A, int n, int k, float* vec) {
+  for (int i = 0; i < n; ++i) vec[i] = tmp_z[i * n + k];  // tmp_z already went through matrix_minor(k)
+  const float norm = vector_norm(vec, n);
+  const int sign = sign_of(A[k * n + k]);
+  vec[k] += static_cast<float>(sign) * norm;
+  const float dn = vector_norm(vec, n);
+  for (int i = 0; i < n; ++i) vec[i] = vec[i] / dn;
+}
+
+// Entry (i, j) of tmp_q = I - 2 v v^T: (-2 * v_i) * v_j, plus 1 on the diagonal.
+EXACTVMAF_HD_INLINE float reflector_entry(const float* v, int i, int j) {
+  float e = -2 * v[i] * v[j];
+  if (i == j) e += 1;
+  return e;
+}
+
+// matrix_minor(tmp_z, k) applied to entry (i, j).
+EXACTVMAF_HD_INLINE float minor_entry(const float* tmp_z, int n, int k, int i, int j) {
+  if (i < k || j < k) return i == j ? 1.0f : 0.0f;
+  return tmp_z[i * n + j];
+}
+
+// The QR solve of A X = B (solve_linear_system), sequential. A is n x n
+// (untouched), B is n x cols; X gets the solution. scratch: 4 n^2 + n floats.
+// Returns false where upstream's solve_triangular_system fails (|R_ii| < 1e-6).
+EXACTVMAF_HD_INLINE bool qr_solve(const float* A, int n, const float* B, int cols, float* X, float* Y,
+                                  float* scratch) {
+  float* Q = scratch;
+  float* tmp_z = Q + n * n;
+  float* tmp_q = tmp_z + n * n;
+  float* tmp_mul = tmp_q + n * n;
+  float* vec = tmp_mul + n * n;
+  for (int i = 0; i < n * n; ++i) tmp_z[i] = A[i];
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) Q[i * n + j] = i == j ? 1.0f : 0.0f;
+  for (int k = 0; k < n - 1; ++k) {
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) tmp_z[i * n + j] = minor_entry(tmp_z, n, k, i, j);
+    qr_householder_vector(tmp_z, A, n, k, vec);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) tmp_q[i * n + j] = reflector_entry(vec, i, j);
+    matmul(tmp_mul, tmp_q, tmp_z, n, n, n);
+    for (int i = 0; i < n * n; ++i) tmp_z[i] = tmp_mul[i];
+    matmul(tmp_mul, tmp_q, Q, n, n, n);
+    for (int i = 0; i < n * n; ++i) Q[i] = tmp_mul[i];
+  }
+  // R = Q A (Q is the product of the reflectors); upstream then transposes Q
+  // twice (once in the decomposition, once before Q^T B): Q^T^T = Q.
+  float* R = tmp_mul;
+  matmul(R, Q, A, n, n, n);
+  // Y = Q B.
+  matmul(Y, Q, B, n, n, cols);
+  // Back substitution (solve_triangular_system).
+  for (int i = n - 1; i >= 0; --i) {
+    const float den = R[i * n + i];
+    if (static_cast<double>(abs_f32(den)) < eigen_eps) return false;
+    for (int j = 0; j < cols; ++j) {
+      float t = Y[i * cols + j];
+      for (int k = i + 1; k < n; ++k) t -= X[k * cols + j] * R[i * n + k];
+      X[i * cols + j] = t / den;
+    }
+  }
+  return true;
+}
+
+// ---- entropies, variances and the score --------------------------------------------------
+
+// Step 5-6 of est_params for block b: S = sum over the 25 rows of (X * Y) / 25
+// (the division in float by the float 25), from row 0 in order.
+EXACTVMAF_HD_INLINE float block_variance(const float* X, const float* Y, int nb, int b) {
+  const float denominator = static_cast<float>(block_elems);
+  float s = (X[b] * Y[b]) / denominator;
+  for (unsigned i = 1; i < block_elems; ++i) s += (X[i * nb + b] * Y[i * nb + b]) / denominator;
+  return s;
+}
+
+// Step 9: entropy of a block from the 25 eigenvalues (negative ones as 0):
+// E = E + (log2(L * S + sigma_nn) + log2(2 pi e)) with E float and the
+// right-hand side double.
+template <class M>
+EXACTVMAF_HD_INLINE float block_entropy(const float* eig, float variance, float sigma_nn, double log2_2pie, M& m) {
+  float e = 0;
+  for (unsigned k = 0; k < block_elems; ++k) {
+    const float L = eig[k] < 0 ? 0 : eig[k];
+    e = static_cast<float>(static_cast<double>(e) +
+                           (m.log2_f64(static_cast<double>(L * variance + sigma_nn)) + log2_2pie));
+  }
+  return e;
+}
+
+// base_entropy of get_speed_score.
+template <class M>
+EXACTVMAF_HD_INLINE float base_entropy(float sigma_nn, float nn_floor, double log2_2pie, M& m) {
+  return static_cast<float>(static_cast<double>(block_elems) *
+                            (m.log2_f64(static_cast<double>((1 + nn_floor) * sigma_nn)) + log2_2pie));
+}
+
+// One block's |spatial_ref - spatial_dis| (0 where both entropies are below
+// the base), for speed_weight_var_mode 0..6.
+template <class M>
+EXACTVMAF_HD_INLINE float block_score(float e_ref, float v_ref, float e_dis, float v_dis, float base, int mode, M& m) {
+  if (e_ref < base && e_dis < base) return 0;
+  const double er = static_cast<double>(e_ref), ed = static_cast<double>(e_dis);
+  float sr = 0.0f, sd = 0.0f;
+  switch (mode) {
+    case 0:
+      sr = static_cast<float>(er * m.log2_f64(static_cast<double>(1 + v_ref)));
+      sd = static_cast<float>(ed * m.log2_f64(static_cast<double>(1 + v_dis)));
+      break;
+    case 1:
+      sr = static_cast<float>(er * m.log2_f64(static_cast<double>(1 + v_ref)));
+      sd = static_cast<float>(ed * m.log2_f64(static_cast<double>(1 + v_ref)));
+      break;
+    case 2:
+      sr = static_cast<float>(er * m.log2_f64(static_cast<double>(1 + v_dis)));
+      sd = static_cast<float>(ed * m.log2_f64(static_cast<double>(1 + v_dis)));
+      break;
+    case 3: {
+      const double avg = 1 + static_cast<double>(v_ref + v_dis) / 2.0;
+      sr = static_cast<float>(er * m.log2_f64(avg));
+      sd = static_cast<float>(ed * m.log2_f64(avg));
+      break;
+    }
+    case 4:
+      sr = static_cast<float>(er * m.log2_f64(static_cast<double>(1 + v_ref)));
+      sd = static_cast<float>(ed * m.log2_f64(1 + static_cast<double>(v_ref + v_dis) / 2.0));
+      break;
+    case 5:
+      sr = static_cast<float>(er * m.log2_f64(static_cast<double>(1 + v_ref)));
+      sd = static_cast<float>(ed * m.log2_f64(1 + (0.75 * static_cast<double>(v_ref) + 0.25 * static_cast<double>(v_dis))));
+      break;
+    default:
+      sr = static_cast<float>(er * m.log2_f64(static_cast<double>(1 + v_ref)));
+      sd = static_cast<float>(ed * m.log2_f64(1 + (0.25 * static_cast<double>(v_ref) + 0.75 * static_cast<double>(v_dis))));
+      break;
+  }
+  return abs_f32(sr - sd);
+}
+
+// speed_extract_score's combination: 0 where exactly one side was singular;
+// otherwise the float mean of the block scores (sum in block order).
+EXACTVMAF_HD_INLINE float frame_score(float score_sum, unsigned num_blocks) {
+  return score_sum / static_cast<float>(num_blocks);
+}
+
+// extract_chroma's uv: the other channel's score where one channel is singular.
+EXACTVMAF_HD_INLINE float chroma_uv(float u, bool err_u, float v, bool err_v) {
+  if (err_u && !err_v) return v;
+  if (err_v && !err_u) return u;
+  return static_cast<float>(static_cast<double>(u + v) / 2.0);
+}
+
+// MIN(score, speed_max_val) in double.
+EXACTVMAF_HD_INLINE double clip_max(float score, double max_val) {
+  return static_cast<double>(score) < max_val ? static_cast<double>(score) : max_val;
+}
+
+// ---- the device's per-plane solve, written for any number of threads ----------------------
+
+// Shared workspace of one plane's solve (a CUDA block's shared memory).
+struct SolveShared {
+  float A[block_elems * block_elems], Q[block_elems * block_elems], tz[block_elems * block_elems],
+      tq[block_elems * block_elems], tm[block_elems * block_elems];
+  float vec[block_elems], d[block_elems], sd[block_elems], hv[block_elems], hx[block_elems];
+  float tau;
+  int regular, solved, no_convergence;
+};
+
+// est_params steps 2, 4-9 for one plane with nt threads (this one is tid):
+// the same chains as tridiagonalize, tridiagonal_eigenvalues and qr_solve,
+// with the independent entries of each step spread over the threads and
+// sync() (a block barrier) between steps. With tid = 0, nt = 1 and a no-op
+// sync it is a sequential program (the host test runs it that way). K: the
+// covariance matrix; Y: the independent term (25 x nb); QY, X: 25 x nb
+// scratch and solution; eig: the 25 eigenvalues; variance, entropy: per
+// block. Returns (in every thread) whether the system could not be solved.
+template <class Sync, class M>
+EXACTVMAF_HD_INLINE bool solve_plane(int tid, int nt, Sync sync, SolveShared& sh, const float* K, const float* Y,
+                                     float* QY, float* X, float* eig, int nb, float sigma_nn, double log2_2pie,
+                                     float* variance, float* entropy, M& m) {
+  constexpr int n = static_cast<int>(block_elems);
+  // Eigenvalues: convert_to_tridiagonal.
+  for (int e = tid; e < n * n; e += nt) sh.A[e] = K[e];
+  sync();
+  for (int i = 0; i < n - 2; ++i) {
+    if (tid == 0) {
+      const float tau = householder(sh.A, i, i + 1, n);
+      for (int j = i + 1; j < n; ++j) sh.hv[j] = sh.A[j * n + i];
+      if (tau != 0.0f) {
+        sh.A[(i + 1) * n + i] = sh.hv[i + 1];
+        sh.hv[i + 1] = 1.0f;
+      }
+      sh.tau = tau;
+    }
+    sync();
+    const float tau = sh.tau;
+    if (tau != 0.0f) {
+      for (int r = i + 1 + tid; r < n; r += nt) sh.hx[r] = tridiag_multiply_entry(sh.A, sh.hv, tau, r, i + 1, n);
+      sync();
+      if (tid == 0) {
+        float xv = 0;
+        for (int r = i + 1; r < n; ++r) xv += sh.hx[r] * sh.hv[r];
+        const float alpha = householder_alpha(tau, xv);
+        for (int r = i + 1; r < n; ++r) sh.hx[r] += alpha * sh.hv[r];
+      }
+      sync();
+      for (int e = tid; e < n * n; e += nt) {
+        const int r = e / n, c = e % n;
+        if (r > i && c > i) sh.A[r * n + c] -= sh.hx[r] * sh.hv[c] + sh.hv[r] * sh.hx[c];
+      }
+    }
+    sync();
+  }
+  if (tid == 0) {
+    for (int i = 0; i < n; ++i) sh.d[i] = sh.A[i * n + i];
+    for (int i = 0; i < n - 1; ++i) sh.sd[i] = sh.A[(i + 1) * n + i];
+    sh.no_convergence = tridiagonal_eigenvalues(sh.d, sh.sd, n) ? 0 : 1;
+    int regular = 1;
+    for (int k = 0; k < n; ++k) {
+      eig[k] = sh.d[k];
+      if (!eigenvalue_regular(sh.d[k])) regular = 0;
+    }
+    sh.regular = regular;
+    sh.solved = 0;
+  }
+  sync();
+  // The QR solve (matrix_qr_decomposition, Q^T^T Y, back substitution).
+  if (sh.regular) {
+    for (int e = tid; e < n * n; e += nt) {
+      sh.tz[e] = K[e];
+      sh.Q[e] = (e / n == e % n) ? 1.0f : 0.0f;
+    }
+    sync();
+    for (int k = 0; k < n - 1; ++k) {
+      for (int e = tid; e < n * n; e += nt) sh.tz[e] = minor_entry(sh.tz, n, k, e / n, e % n);
+      sync();
+      if (tid == 0) qr_householder_vector(sh.tz, K, n, k, sh.vec);
+      sync();
+      for (int e = tid; e < n * n; e += nt) sh.tq[e] = reflector_entry(sh.vec, e / n, e % n);
+      sync();
+      for (int e = tid; e < n * n; e += nt) sh.tm[e] = matmul_entry(sh.tq, sh.tz, e / n, e % n, n, n, n);
+      sync();
+      for (int e = tid; e < n * n; e += nt) sh.tz[e] = sh.tm[e];
+      sync();
+      for (int e = tid; e < n * n; e += nt) sh.tm[e] = matmul_entry(sh.tq, sh.Q, e / n, e % n, n, n, n);
+      sync();
+      for (int e = tid; e < n * n; e += nt) sh.Q[e] = sh.tm[e];
+      sync();
+    }
+    for (int e = tid; e < n * n; e += nt) sh.tm[e] = matmul_entry(sh.Q, K, e / n, e % n, n, n, n);  // R
+    for (int e = tid; e < n * nb; e += nt) QY[e] = matmul_entry(sh.Q, Y, e / nb, e % nb, n, n, nb);
+    sync();
+    if (tid == 0) {
+      int ok = 1;
+      for (int i = 0; i < n; ++i) ok = ok && eigenvalue_regular(abs_f32(sh.tm[i * n + i]));
+      sh.solved = ok;
+    }
+    sync();
+    if (sh.solved)
+      for (int j = tid; j < nb; j += nt)
+        for (int i = n - 1; i >= 0; --i) {
+          float t = QY[i * nb + j];
+          for (int k = i + 1; k < n; ++k) t -= X[k * nb + j] * sh.tm[i * n + k];
+          X[i * nb + j] = t / sh.tm[i * n + i];
+        }
+  }
+  const bool cannot_invert = !sh.regular || !sh.solved;
+  if (cannot_invert)
+    for (int e = tid; e < n * nb; e += nt) X[e] = 0.0f;
+  sync();
+  // Variances and entropies per block.
+  for (int b = tid; b < nb; b += nt) {
+    const float v = block_variance(X, Y, nb, b);
+    variance[b] = v;
+    entropy[b] = block_entropy(sh.d, v, sigma_nn, log2_2pie, m);
+  }
+  return cannot_invert;
+}
+
+}  // namespace exactvmaf::speed

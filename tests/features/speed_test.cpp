@@ -1,0 +1,280 @@
+// SpEED-QA (speed_chroma, speed_temporal) against the golden numbers of
+// upstream libvmaf (tests/golden/README.md, runs speed*): bit for bit against
+// R on every frame, the measured distance to plain upstream; output names and
+// order; thread invariance; option and size errors; the singular cases.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "exactvmaf/error.hpp"
+#include "features/speed/speed_math.hpp"
+#include "io/warnings.hpp"
+#include "support/fixtures.hpp"
+#include "support/golden.hpp"
+#include "support/golden_runs.hpp"
+
+namespace exactvmaf::test {
+namespace {
+
+std::vector<GoldenCase> speed_cases() { return golden_cases_for(speed_golden_runs()); }
+
+// Collects io::warn messages while alive.
+struct WarningCollector {
+  std::vector<std::string> messages;
+  io::WarningHandler previous;
+  WarningCollector() {
+    previous = io::set_warning_handler([this](const std::string& m) { messages.push_back(m); });
+  }
+  ~WarningCollector() { io::set_warning_handler(previous); }
+};
+
+class SpeedGolden : public ::testing::TestWithParam<GoldenCase> {};
+
+TEST_P(SpeedGolden, EqualsRBitForBitAndMeasuresUpstream) {
+  const auto& gc = GetParam();
+  const auto pair = fixture_pair(gc.pair);
+  ASSERT_TRUE(pair) << gc.pair << " missing from tests/fixtures/manifest.json";
+  const GoldenRun& run = speed_golden_runs().at(gc.run);
+  const auto r_path = golden_dir() / "r" / gc.pair / (gc.run + ".json");
+  const auto r = read_json(r_path);
+  const auto upstream_path = golden_dir() / "upstream" / gc.pair / (gc.run + ".json");
+  ASSERT_TRUE(std::filesystem::exists(upstream_path));
+  const auto up = read_json(upstream_path);
+
+  WarningCollector warnings;
+  const RunResult ours = run_golden(*pair, run);
+  ASSERT_EQ(r.at("frames").size(), ours.frames);
+  const GoldenComparison vs_r = compare_with_golden(r, ours, run.subsample);
+  EXPECT_GT(vs_r.values, 0u);
+  EXPECT_EQ(vs_r.differing, 0u) << vs_r.differing << " of " << vs_r.values
+                                << " values differ from R; first: " << vs_r.first_difference;
+
+  std::vector<std::string> names;
+  for (std::size_t id = 0; id < ours.scores.metric_count(); ++id) names.push_back(ours.scores.metric_name(id));
+  EXPECT_EQ(names, golden_metric_names(r_path));
+
+  const GoldenComparison vs_up = compare_with_golden(up, ours, run.subsample);
+  RecordProperty("upstream_differing", static_cast<int>(vs_up.differing));
+  std::printf("[ distance ] %s/%s: %zu of %zu values differ from upstream (max %lld ulp)\n", gc.pair.c_str(),
+              gc.run.c_str(), vs_up.differing, vs_up.values, static_cast<long long>(vs_up.max_ulps));
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, SpeedGolden, ::testing::ValuesIn(speed_cases()),
+                         [](const auto& i) { return golden_case_name(i.param); });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SpeedGolden);
+
+TEST(SpeedGoldenSet, IsPresent) {
+  // Every run on the s0x pairs made for SpEED, plus the runs that fit the
+  // older pairs (4:4:4 and 4:2:2 chroma, luma for speed_temporal).
+  std::size_t on_speed_pairs = 0;
+  for (const auto& c : speed_cases())
+    if (c.pair.rfind("s0", 0) == 0) ++on_speed_pairs;
+  EXPECT_GE(on_speed_pairs, 30u);
+  EXPECT_GE(speed_cases().size(), 60u);
+  // The v1.0.16 settings with speed_prescale=0.5 must be covered by a regular pair.
+  bool prescale_half = false;
+  for (const auto& c : speed_cases()) prescale_half = prescale_half || c.run == "speed_chroma_v1016_3d0h_2160";
+  EXPECT_TRUE(prescale_half);
+}
+
+TEST(SpeedThreads, SameBitsForEveryThreadCount) {
+  for (const char* name : {"s01_576x324_8b_420", "s03_160x160_8b_420", "c06_176x144_8b_444"}) {
+    const auto pair = fixture_pair(name);
+    ASSERT_TRUE(pair) << name;
+    expect_thread_invariant(*pair, {"speed_chroma", "speed_temporal", "speed_temporal=speed_use_ref_diff=true"});
+  }
+  const auto s04 = fixture_pair("s04_320x320_8b_444");
+  ASSERT_TRUE(s04);
+  expect_thread_invariant(*s04, {"speed_chroma=speed_prescale=0.8:speed_prescale_method=lanczos4",
+                                 "speed_temporal=speed_prescale=0.6:speed_prescale_method=bicubic"});
+}
+
+// s03: ref's U and V are flat (singular); dist's U is noisy (regular), V flat.
+// Upstream: speed_chroma_u is 0 (one side singular), uv takes v's value, and
+// it warns "covariance matrix is singular".
+TEST(SpeedSingular, OneSidedAndBothSided) {
+  const auto pair = fixture_pair("s03_160x160_8b_420");
+  ASSERT_TRUE(pair);
+  WarningCollector warnings;
+  const RunResult r = run_fixture(*pair, {"speed_chroma"});
+  const auto u = r.scores.find_metric("speed_chroma_u");
+  const auto v = r.scores.find_metric("speed_chroma_v");
+  const auto uv = r.scores.find_metric("speed_chroma_uv");
+  ASSERT_TRUE(u && v && uv);
+  for (std::uint64_t f = 0; f < r.frames; ++f) {
+    EXPECT_EQ(*r.scores.get(*u, f), 0.0) << f;
+    EXPECT_TRUE(same_bits(*r.scores.get(*uv, f), *r.scores.get(*v, f))) << f;
+  }
+  ASSERT_EQ(warnings.messages.size(), 1u);  // once per extractor
+  EXPECT_NE(warnings.messages[0].find("covariance matrix is singular"), std::string::npos) << warnings.messages[0];
+}
+
+TEST(SpeedErrors, TooSmallAndBadOptions) {
+  const auto small = fixture_pair("c01_176x144_8b_420");  // 4:2:0 chroma 88x72: 5x4 after the decimation
+  ASSERT_TRUE(small);
+  try {
+    run_fixture(*small, {"speed_chroma"});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("image too small"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("88x72"), std::string::npos) << e.what();
+  }
+  const auto big = fixture_pair("s01_576x324_8b_420");
+  ASSERT_TRUE(big);
+  EXPECT_THROW(run_fixture(*big, {"speed_chroma=speed_kernelscale=1.3"}), Error);  // not a valid kernelscale
+  EXPECT_THROW(run_fixture(*big, {"speed_chroma=speed_prescale_method=area"}), Error);
+  EXPECT_THROW(run_fixture(*big, {"speed_temporal=speed_prescale=0.2"}), Error);  // 115x65: too small
+  EXPECT_THROW(parse_feature_request("speed_chroma=speed_weight_var_mode=7"), Error);
+  EXPECT_THROW(parse_feature_request("speed_temporal=speed_weight_var_mode=1"), Error);  // chroma only
+}
+
+// speed_temporal's max_val is not applied (upstream appends the raw score),
+// while speed_chroma clips.
+TEST(SpeedMaxVal, ChromaClipsTemporalDoesNot) {
+  const auto pair = fixture_pair("s01_576x324_8b_420");
+  ASSERT_TRUE(pair);
+  const RunResult r = run_fixture(*pair, {"speed_chroma=speed_max_val=1", "speed_temporal=speed_max_val=1"});
+  const auto u = r.scores.find_metric("speed_chroma_u_mxv_1");
+  const auto t = r.scores.find_metric("speed_temporal_mxv_1");
+  ASSERT_TRUE(u && t);
+  bool temporal_above = false;
+  for (std::uint64_t f = 0; f < r.frames; ++f) {
+    EXPECT_LE(*r.scores.get(*u, f), 1.0);
+    temporal_above = temporal_above || *r.scores.get(*t, f) > 1.0;
+  }
+  EXPECT_TRUE(temporal_above);
+}
+
+// The eigenvalue chain against a plain double-precision reference on random
+// symmetric positive definite matrices: R's float chain is not exact, but it
+// must be close (a wrong index or sign would not be).
+TEST(SpeedMath, EigenvaluesCloseToDoubleJacobi) {
+  std::uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) / 9007199254740992.0 - 0.5;
+  };
+  const int n = static_cast<int>(speed::block_elems);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<double> b(n * n), k(n * n, 0.0);
+    for (auto& x : b) x = next();
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        for (int l = 0; l < n; ++l) k[i * n + j] += b[i * n + l] * b[j * n + l];
+    std::vector<float> a(n * n), d(n), sd(n), hv(2 * n);
+    for (int i = 0; i < n * n; ++i) a[i] = static_cast<float>(k[i]);
+    speed::tridiagonalize(a.data(), n, d.data(), sd.data(), hv.data(), hv.data() + n);
+    ASSERT_TRUE(speed::tridiagonal_eigenvalues(d.data(), sd.data(), n));
+    double trace = 0, sum = 0;
+    for (int i = 0; i < n; ++i) {
+      trace += k[i * n + i];
+      sum += static_cast<double>(d[i]);
+    }
+    EXPECT_NEAR(sum, trace, 1e-4 * trace) << trial;
+    for (int i = 0; i < n; ++i) EXPECT_GT(d[i], -1e-3f) << trial;  // positive semidefinite
+  }
+}
+
+// The QR solve of K X = Y recovers X on a well-conditioned system.
+TEST(SpeedMath, QrSolveRecoversSolution) {
+  const int n = static_cast<int>(speed::block_elems), cols = 7;
+  std::vector<float> k(n * n), x(n * cols), y(n * cols, 0.0f), out(n * cols), qy(n * cols), scratch(4 * n * n + n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) k[i * n + j] = i == j ? 4.0f : 1.0f / static_cast<float>(1 + i + j);
+  for (int i = 0; i < n * cols; ++i) x[i] = static_cast<float>((i * 37) % 11) - 5.0f;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < cols; ++j)
+      for (int l = 0; l < n; ++l) y[i * cols + j] += k[i * n + l] * x[l * cols + j];
+  ASSERT_TRUE(speed::qr_solve(k.data(), n, y.data(), cols, out.data(), qy.data(), scratch.data()));
+  for (int i = 0; i < n * cols; ++i) EXPECT_NEAR(out[i], x[i], 1e-3f) << i;
+}
+
+// The device's chains and its parallel solve, run as one thread on the host,
+// against the CPU's interleaved loops and sequential solve: same bits for
+// means, covariances, eigenvalues, the singular decision, variances and
+// entropies. Content: smooth, noisy, near-flat (sparse deviations of
+// decreasing size, across the 1e-6 decision) and flat.
+TEST(SpeedMath, DeviceSolveEqualsCpuPath) {
+  std::uint64_t state = 99;
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::uint32_t>(state >> 33);
+  };
+  unsigned singular = 0, regular = 0;
+  for (auto [w, h] : {std::pair{288u, 162u}, {160u, 160u}, {176u, 144u}, {480u, 270u}})
+    for (int kind = 0; kind < 6; ++kind) {
+      const speed::Dims d = speed::make_dims(w, h, 1.0);
+      ASSERT_TRUE(speed::dims_valid(d));
+      const unsigned stride = d.dec_w, nb = d.num_blocks;
+      std::vector<float> data(static_cast<std::size_t>(d.dec_w) * d.dec_h);
+      for (unsigned i = 0; i < d.dec_h; ++i)
+        for (unsigned j = 0; j < d.dec_w; ++j) {
+          const std::uint32_t r = next();
+          float v = 0.0f;
+          if (kind == 0) v = static_cast<float>(static_cast<int>(i * 3 + j * 7) % 23) * 0.37f + static_cast<float>(r % 1000) * 1e-3f;
+          if (kind == 1) v = static_cast<float>(static_cast<int>(r % 20001) - 10000) * 1e-2f;
+          if (kind >= 2 && kind <= 4) {
+            const float amp = kind == 2 ? 1e-1f : kind == 3 ? 1e-3f : 1e-4f;
+            v = r % 7 == 0 ? amp : 0.0f;
+          }
+          data[i * stride + j] = v;  // kind 5: flat
+        }
+      // Means and covariances: the device's per-chain functions.
+      std::vector<float> means(25), means_dev(25), cov(625), cov_dev(625);
+      speed::block_means_interleaved(data.data(), stride, d, means.data());
+      for (unsigned o = 0; o < 25; ++o) means_dev[o] = speed::block_mean(data.data(), stride, d, o / 5, o % 5);
+      ASSERT_EQ(std::memcmp(means.data(), means_dev.data(), 25 * sizeof(float)), 0) << w << "x" << h << " " << kind;
+      speed::covariance_matrix_interleaved(data.data(), stride, d, means.data(), cov.data());
+      for (unsigned x = 0; x < 25; ++x)
+        for (unsigned y = 0; y <= x; ++y)
+          cov_dev[x * 25 + y] = cov_dev[y * 25 + x] = speed::block_covariance(data.data(), stride, d, means.data(), x, y);
+      ASSERT_EQ(std::memcmp(cov.data(), cov_dev.data(), 625 * sizeof(float)), 0) << w << "x" << h << " " << kind;
+      // The independent term.
+      std::vector<float> y(25 * nb);
+      for (unsigned i = 0; i < d.trunc_h; ++i)
+        for (unsigned j = 0; j < d.trunc_w; ++j)
+          y[((i % 5) * 5 + j % 5) * nb + (i / 5) * d.blocks_x + j / 5] = data[i * stride + j];
+      // CPU path.
+      std::vector<float> a = cov, eig(25), sd(25), hv(50), x(25 * nb, 0.0f), qy(25 * nb), qr(4 * 625 + 25);
+      speed::tridiagonalize(a.data(), 25, eig.data(), sd.data(), hv.data(), hv.data() + 25);
+      speed::tridiagonal_eigenvalues(eig.data(), sd.data(), 25);
+      bool reg = true;
+      for (float e : eig) reg = reg && speed::eigenvalue_regular(e);
+      const bool solved = reg && speed::qr_solve(cov.data(), 25, y.data(), static_cast<int>(nb), x.data(), qy.data(), qr.data());
+      const bool cpu_singular = !solved;
+      if (cpu_singular) std::fill(x.begin(), x.end(), 0.0f);
+      speed::HostMath hm;
+      const double l2 = rmath::cr_log2(speed::two_pi_e);
+      std::vector<float> var(nb), ent(nb);
+      for (unsigned b = 0; b < nb; ++b) {
+        var[b] = speed::block_variance(x.data(), y.data(), static_cast<int>(nb), static_cast<int>(b));
+        ent[b] = speed::block_entropy(eig.data(), var[b], 0.29f, l2, hm);
+      }
+      // Device path, one thread.
+      auto shared = std::make_unique<speed::SolveShared>();
+      std::vector<float> x2(25 * nb, 0.0f), qy2(25 * nb), eig2(25), var2(nb), ent2(nb);
+      speed::FastMath fm;
+      const bool dev_singular = speed::solve_plane(0, 1, [] {}, *shared, cov.data(), y.data(), qy2.data(), x2.data(),
+                                                   eig2.data(), static_cast<int>(nb), 0.29f, l2, var2.data(),
+                                                   ent2.data(), fm);
+      ASSERT_FALSE(fm.undecided);
+      const std::string what = fmt::format("{}x{} kind {}", w, h, kind);
+      EXPECT_EQ(dev_singular, cpu_singular) << what;
+      EXPECT_EQ(std::memcmp(eig.data(), eig2.data(), 25 * sizeof(float)), 0) << what;
+      EXPECT_EQ(std::memcmp(x.data(), x2.data(), x.size() * sizeof(float)), 0) << what;
+      EXPECT_EQ(std::memcmp(var.data(), var2.data(), nb * sizeof(float)), 0) << what;
+      EXPECT_EQ(std::memcmp(ent.data(), ent2.data(), nb * sizeof(float)), 0) << what;
+      (cpu_singular ? singular : regular) += 1;
+    }
+  EXPECT_GT(singular, 0u);
+  EXPECT_GT(regular, 0u);
+}
+
+}  // namespace
+}  // namespace exactvmaf::test
