@@ -1,0 +1,55 @@
+// The row kernels of float ADM's CPU worker as a table of function pointers,
+// one table per SIMD level (exactvmaf::simd_level()). Every entry returns
+// exactly what the float_adm_math.hpp row function of the same name returns:
+// the SIMD code computes each sample with the same IEEE float and double
+// operations in the same order (one sample per lane, no FMA), and the sums
+// along a row are still added one term at a time in column order. Edge
+// columns (mirrored neighbours) and tails go to the scalar functions.
+#pragma once
+#include <cstddef>
+
+#include "exactvmaf/simd.hpp"
+#include "features/adm/float_adm_math.hpp"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define EXACTVMAF_FLOAT_ADM_HAVE_AVX2 1
+#else
+#define EXACTVMAF_FLOAT_ADM_HAVE_AVX2 0
+#endif
+
+namespace exactvmaf::float_adm {
+
+struct Kernels {
+  const char* name;
+  void (*dwt_vertical_row)(const float* src, std::ptrdiff_t stride, int w, int h, int i, float* lo, float* hi);
+  void (*dwt_horizontal_row)(const float* lo, const float* hi, int w, float* a, float* v, float* h, float* d);
+  void (*decouple_row)(const Bands3<const float>& ref, const Bands3<const float>& dis, int i, int j0, int j1,
+                       double gain, const Bands3<float>& r, const Bands3<float>& a);
+  void (*csf_row)(const float* src, float rfactor, int j0, int j1, float* dst, float* flt);
+  RowSums (*den_row)(const Bands3<const float>& ref, const float rfactor[3], int i, int j0, int j1, const PNorm& pn,
+                     bool* undecided);
+  RowSums (*cm_row)(const Bands3<const float>& src, const Bands3<const float>& angles,
+                    const Bands3<const float>& flt, const float rfactor[3], int w, int h, int i, int j0, int j1,
+                    bool bypass_cm, const PNorm& pn, bool* undecided);
+};
+
+inline const Kernels& scalar_kernels() {
+  static const Kernels k = {"scalar", &dwt_vertical_row, &dwt_horizontal_row, &decouple_row,
+                            &csf_row,  &den_row,          &cm_row};
+  return k;
+}
+
+#if EXACTVMAF_FLOAT_ADM_HAVE_AVX2
+const Kernels& avx2_kernels();  // float_adm_avx2.cpp
+#endif
+
+// The kernels of `level` (AVX-512 machines use the AVX2 ones).
+inline const Kernels& kernels_for(SimdLevel level) {
+#if EXACTVMAF_FLOAT_ADM_HAVE_AVX2
+  if (level >= SimdLevel::avx2) return avx2_kernels();
+#endif
+  (void)level;
+  return scalar_kernels();
+}
+
+}  // namespace exactvmaf::float_adm
