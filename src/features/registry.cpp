@@ -10,8 +10,11 @@ const std::vector<FeatureInfo>& feature_registry() {
       null_feature_info(),
       motion_feature_info(),
       adm_feature_info(),
+      float_adm_feature_info(),
       vif_feature_info(),
       ciede_feature_info(),
+      speed_chroma_feature_info(),
+      speed_temporal_feature_info(),
   };
   return registry;
 }

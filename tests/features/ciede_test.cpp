@@ -8,9 +8,14 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <thread>
 #include <vector>
 
+#include "features/ciede/ciede_host.hpp"
 #include "features/ciede/ciede_math.hpp"
+#include "numeric/cr_log.hpp"
+#include "numeric/cr_pow.hpp"
+#include "numeric/cr_trig.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/synthetic.hpp"
@@ -68,7 +73,11 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, CiedeGolden, ::testing::ValuesIn(golden_pairs
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CiedeGolden);
 
-TEST(CiedeGoldenSet, IsPresent) { EXPECT_EQ(golden_pairs().size(), 12u); }
+TEST(CiedeGoldenSet, IsPresent) {
+  // Every fixture pair has its ciede goldens (tools/fixtures/run_goldens.py --runs ciede).
+  EXPECT_GE(golden_pairs().size(), 16u);
+  EXPECT_EQ(golden_pairs().size(), fixture_pairs().size());
+}
 
 // ---- R's chroma mapping: the same frames converted to 4:4:4 -----------------
 
@@ -261,6 +270,313 @@ TEST(CiedeSum, ScoreTail) {
 TEST(CiedeThreads, SameBitsForEveryThreadCount) {
   for (const char* name : {"c01_176x144_8b_420", "c02_175x97_8b_420", "c05_176x144_8b_422", "c07_64x48_16b_420"})
     expect_thread_invariant(*fixture_pair(name), {"ciede"});
+}
+
+// ---- speed without changing a bit -------------------------------------------
+
+// x^7 as a dd product (ciede_math.hpp) against R's pow and powf.
+TEST(CiedeSpeed, Pow7ShortcutsEqualRsPow) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<std::uint32_t> bits(0, 0x7f7fffffu);  // every positive finite float
+  std::uniform_real_distribution<float> chroma(0.0f, 200.0f);         // what the formula passes
+  ciede::HostMath m;
+  std::size_t n = 0;
+  auto check = [&](float x) {
+    ++n;
+    const double a = ciede::pow7_f64(x, m), b = rmath::cr_pow(static_cast<double>(x), 7.0);
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(a), std::bit_cast<std::uint64_t>(b)) << "pow " << x;
+    const float fa = ciede::powf7_f32(x, m), fb = rmath::cr_powf(x, 7.0f);
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(fa), std::bit_cast<std::uint32_t>(fb)) << "powf " << x;
+  };
+  for (int i = 0; i < 200000; ++i) {
+    check(std::bit_cast<float>(bits(rng)));
+    check(chroma(rng));
+  }
+  // Range ends of the shortcuts and small integers (exact powers, float
+  // midpoints of x^7 for x with few significant bits).
+  for (float x : {0.0f, 0x1p-60f, 0x1.fffffep-61f, 0x1p60f, 0x1.000002p60f, 0x1p-18f, 0x1.fffffep-19f, 0x1p18f,
+                  0x1.000002p18f, 1.0f, 25.0f, 3.0f, 1.5f, 1.25f, 1.125f, 7.0f, 9.0f, 11.0f, 13.0f})
+    check(x);
+  for (std::uint32_t k = 1; k < 4096; ++k) check(static_cast<float>(k) / 64.0f);
+  EXPECT_GT(n, 400000u);
+}
+
+// The plain-double approximations keep the error bounds their comments
+// prove, against R's functions: cos absolute 2^-50 on |x| < 64 (T's
+// arguments), sin relative 2^-49.5 on |x| <= 1.6, exp relative 2^-50.5 on
+// [-700, 0].
+TEST(CiedeSpeed, TrigApproxWithinTheirBounds) {
+  std::mt19937_64 rng(3);
+  double worst_cos = 0.0, worst_sin = 0.0, worst_exp = 0.0;
+  auto rel = [](double a, double r) { return r == 0.0 ? (a == 0.0 ? 0.0 : 1.0) : (a > r ? a - r : r - a) / (r < 0 ? -r : r); };
+  auto check_cos = [&](double x) {
+    const double a = ciede::cos_approx(x), r = rmath::cr_cos(x);
+    const double e = a > r ? a - r : r - a;
+    worst_cos = std::max(worst_cos, e);
+    ASSERT_LE(e, 0x1p-50) << "cos x = " << x;
+  };
+  auto check_sin = [&](double x) {
+    const double e = rel(ciede::sin_approx(x), rmath::cr_sin(x));
+    worst_sin = std::max(worst_sin, e);
+    ASSERT_LE(e, 0x1.6a09e667f3bcdp-50) << "sin x = " << x;  // 2^-49.5
+  };
+  auto check_exp = [&](double x) {
+    const double e = rel(ciede::exp_approx(x), rmath::cr_exp(x));
+    worst_exp = std::max(worst_exp, e);
+    ASSERT_LE(e, 0x1.6a09e667f3bcdp-51) << "exp x = " << x;  // 2^-50.5
+  };
+  std::uniform_real_distribution<double> cos_arg(-63.0, 63.0), sin_arg(-1.6, 1.6), exp_arg(-700.0, 0.0),
+      exp_small(-130.0, 0.0);
+  for (int i = 0; i < 1000000; ++i) {
+    check_cos(cos_arg(rng));
+    check_sin(sin_arg(rng));
+    check_exp(exp_arg(rng));
+    check_exp(exp_small(rng));
+  }
+  // Near the reductions' boundaries (odd multiples of pi/4, ln 2 / 2) and
+  // the zeros of cos; tiny arguments.
+  for (int j = -80; j < 80; ++j)
+    for (int u = -40; u <= 40; ++u) {
+      check_cos(j * 0.78539816339744830962 + u * 0x1p-40);
+      if (j >= -2 && j <= 2) check_sin(j * 0.78539816339744830962 + u * 0x1p-40);
+      if (j <= 0) check_exp(j * 0.34657359027997265471 * 8 + u * 0x1p-40);
+    }
+  for (double x : {0x1p-1000, 0x1p-30, -0x1p-30, 1e-8, 1.6, -1.6, 1.5707963267948966}) check_sin(x);
+  for (double x : {-0.0, -700.0, -0x1p-60, -121.0, -1e-10}) check_exp(x);
+  std::printf("[ approx ] largest errors: cos 2^%.1f (abs), sin 2^%.1f (rel), exp 2^%.1f (rel)\n", std::log2(worst_cos),
+              std::log2(worst_sin), std::log2(worst_exp));
+}
+
+// The atan(j/16) table is correctly rounded, atan2_approx keeps its bound
+// (2^-49.5 absolute), and the hue's shortcut gives R's float.
+TEST(CiedeSpeed, Atan2ShortcutEqualsR) {
+  for (int j = 0; j <= 16; ++j)
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(ciede::kAtanTable[j]),
+              std::bit_cast<std::uint64_t>(rmath::cr_atan2(static_cast<double>(j), 16.0)))
+        << j;
+  ciede::HostMath m;
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<float> ab(-130.0f, 130.0f), tiny(-1e-3f, 1e-3f);
+  double worst = 0.0;
+  for (int i = 0; i < 1000000; ++i) {
+    const float y = (i % 7 == 0) ? tiny(rng) : ab(rng), x = (i % 11 == 0) ? tiny(rng) : ab(rng);
+    const double yd = y, xd = x;
+    if (yd != 0.0 && xd != 0.0) {
+      const double a = ciede::atan2_approx(yd, xd), r = rmath::cr_atan2(yd, xd);
+      const double e = a > r ? a - r : r - a;
+      worst = std::max(worst, e);
+      ASSERT_LE(e, 0x1.6a09e667f3bcdp-50) << y << " " << x;  // 2^-49.5
+    }
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(ciede::atan2_to_float(yd, xd, m)),
+              std::bit_cast<std::uint32_t>(ciede::f(rmath::cr_atan2(yd, xd))))
+        << y << " " << x;
+  }
+  // Octant and table boundaries: |y| = |x|, q = (2j + 1) / 32, signs, zeros.
+  for (int j = 0; j <= 32; ++j)
+    for (double sy : {1.0, -1.0})
+      for (double sx : {1.0, -1.0})
+        for (int u = -3; u <= 3; ++u) {
+          const double q = j / 32.0 + u * 0x1p-50;
+          for (const auto& [y, x] : {std::pair{sy * q * 50.0, sx * 50.0}, std::pair{sy * 50.0, sx * q * 50.0}}) {
+            const float yf = static_cast<float>(y), xf = static_cast<float>(x);
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(ciede::atan2_to_float(yf, xf, m)),
+                      std::bit_cast<std::uint32_t>(ciede::f(rmath::cr_atan2(yf, xf))))
+                << yf << " " << xf;
+          }
+        }
+  std::printf("[ atan2_approx ] largest error 2^%.1f\n", std::log2(worst));
+}
+
+// The whole formula with the shortcuts equals it without them (R's functions
+// for every call, as upstream writes it), on random pairs of every bit
+// depth: independent, near-identical and neutral colours.
+TEST(CiedeSpeed, FormulaWithShortcutsEqualsWithout) {
+  std::mt19937 rng(17);
+  std::size_t n = 0;
+  for (unsigned bpc : {8u, 10u, 12u, 16u}) {
+    const ciede::LabScale s = ciede::lab_scale(bpc);
+    const unsigned maxv = (1u << bpc) - 1, mid = 1u << (bpc - 1);
+    std::uniform_int_distribution<unsigned> any(0, maxv), step(0, 6);
+    ciede::HostMath fast;
+    ciede::HostMathNoShortcuts book;
+    for (int i = 0; i < 15000; ++i) {
+      unsigned c[6];
+      for (auto& v : c) v = any(rng);
+      if (i % 3 == 1)
+        for (int k = 0; k < 3; ++k) c[3 + k] = std::min(maxv, c[k] + step(rng));
+      if (i % 3 == 2) c[1] = c[2] = c[4] = c[5] = mid + (i % 2);
+      const ciede::Lab a = ciede::lab_from_yuv(c[0], c[1], c[2], s, fast), b = ciede::lab_from_yuv(c[3], c[4], c[5], s, fast);
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(ciede::ciede2000(a, b, fast)),
+                std::bit_cast<std::uint32_t>(ciede::ciede2000(a, b, book)))
+          << bpc << "-bit " << c[0] << " " << c[1] << " " << c[2] << " / " << c[3] << " " << c[4] << " " << c[5];
+      ++n;
+    }
+  }
+  EXPECT_EQ(n, 60000u);
+}
+
+// The Lab shortcut (pow_approx with bounds carried to the float stores)
+// gives R's Lab: every 61st 8-bit colour (every one in
+// feature_ciede_long_test) and random colours of the deeper bit depths, range
+// ends included; ln_approx keeps its bound.
+TEST(CiedeSpeed, LabShortcutEqualsR) {
+  std::mt19937_64 rng(21);
+  std::uniform_real_distribution<double> arg(0.005, 8.0);
+  for (int i = 0; i < 200000; ++i) {
+    // Against ln x as a double-double (relative error 2^-99).
+    const double x = arg(rng), a = ciede::ln_approx(x);
+    const dd::DD r = rmath::detail::log_dd(x);
+    const double diff = (a - r.hi) - r.lo;  // a - r.hi is exact (Sterbenz) or tiny
+    const double e = diff < 0 ? -diff : diff;
+    ASSERT_LE(e, 0x1.5p-52 + 0x1p-53 * (r.hi < 0 ? -r.hi : r.hi)) << x;  // 2^-51.6 + 2^-53 |ln x|
+  }
+  ciede::HostMath fast;
+  ciede::HostMathNoShortcuts book;
+  std::size_t n = 0, fallback = 0;
+  auto check = [&](unsigned bpc, unsigned y, unsigned u, unsigned v) {
+    const ciede::LabScale s = ciede::lab_scale(bpc);
+    const ciede::Lab a = ciede::lab_from_yuv(y, u, v, s, fast), b = ciede::lab_from_yuv_r(y, u, v, s, book);
+    ciede::Lab c;
+    fallback += !ciede::lab_from_yuv_shortcut(y, u, v, s, &c);
+    ++n;
+    ASSERT_TRUE(std::bit_cast<std::uint32_t>(a.l) == std::bit_cast<std::uint32_t>(b.l) &&
+                std::bit_cast<std::uint32_t>(a.a) == std::bit_cast<std::uint32_t>(b.a) &&
+                std::bit_cast<std::uint32_t>(a.b) == std::bit_cast<std::uint32_t>(b.b))
+        << bpc << "-bit " << y << " " << u << " " << v;
+  };
+  for (std::uint32_t c = 0; c < (1u << 24); c += 61) check(8, c >> 16, (c >> 8) & 255u, c & 255u);
+  for (unsigned bpc : {10u, 12u, 16u}) {
+    const unsigned maxv = (1u << bpc) - 1;
+    std::uniform_int_distribution<unsigned> any(0, maxv);
+    for (int i = 0; i < 30000; ++i) check(bpc, any(rng), any(rng), any(rng));
+    for (unsigned y : {0u, 1u, maxv - 1, maxv})
+      for (unsigned u : {0u, maxv / 2, maxv})
+        for (unsigned v : {0u, maxv / 2 + 1, maxv}) check(bpc, y, u, v);
+  }
+  std::printf("[ lab ] %zu colours, %zu left to R's pow\n", n, fallback);
+}
+
+// R_T's and dH's shortcuts (a sine or 60 exp under a rounding test) equal
+// R's expression.
+TEST(CiedeSpeed, SineAndExpShortcutsEqualR) {
+  ciede::HostMath m;
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<float> angle(-1.6f, 1.6f), root(0.0f, 300.0f), sq(0.0f, 130.0f);
+  std::size_t n = 0;
+  for (int i = 0; i < 1000000; ++i) {
+    const double a = -2.0 * static_cast<double>(root(rng)), x = static_cast<double>(angle(rng));
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(ciede::mul_sin_to_float(a, x, m)),
+              std::bit_cast<std::uint32_t>(ciede::f(a * rmath::cr_sin(x))))
+        << a << " " << x;
+    const double e = -static_cast<double>(sq(rng));
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(ciede::sixty_exp_to_float(e, m)),
+              std::bit_cast<std::uint32_t>(ciede::f(60.0 * rmath::cr_exp(e))))
+        << e;
+    n += 2;
+  }
+  // Zeros and signs: R's path decides them.
+  for (double a : {0.0, -0.0, 2.0, -2.0})
+    for (double x : {0.0, -0.0, 1e-300, 1.0}) {
+      const float r = ciede::f(a * rmath::cr_sin(x));
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(ciede::mul_sin_to_float(a, x, m)), std::bit_cast<std::uint32_t>(r)) << a << " " << x;
+    }
+  EXPECT_GT(n, 1000000u);
+}
+
+// T through cos_approx and a rounding test equals T through R's cosines
+// (every 997th float of [0, 3 pi) here; every one in feature_ciede_long_test).
+TEST(CiedeSpeed, UpcaseTShortcutEqualsR) {
+  ciede::HostMath m;
+  const std::uint32_t end = std::bit_cast<std::uint32_t>(9.42477796f) + 1;  // just past 3 pi
+  std::size_t n = 0, undecided = 0;
+  for (std::uint32_t b = 0; b < end; b += 997) {
+    const float h = std::bit_cast<float>(b);
+    const float fast = ciede::upcase_t(h, m), r = ciede::upcase_t_r(h, m);
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(fast), std::bit_cast<std::uint32_t>(r)) << "h = " << h;
+    ++n;
+    const double hd = h;
+    const double v = 1.0 - 0.17 * ciede::cos_approx(hd - ciede::kPiOver6) + 0.24 * ciede::cos_approx(2.0 * hd) +
+                     0.32 * ciede::cos_approx(3.0 * hd + ciede::kPiOver30) -
+                     0.20 * ciede::cos_approx(4.0 * hd - ciede::kSevenPiOver20);
+    float t;
+    undecided += !rmath::detail::round_to_float(v, 0.0, 0x1p-44, &t);
+  }
+  std::printf("[ T ] %zu floats, %zu left to R's cosines\n", n, undecided);
+  EXPECT_GT(n, 1000000u);
+}
+
+// The Lab table returns lab_from_yuv's values (strided colours here; every
+// colour in feature_ciede_long_test), also when threads fill it together.
+TEST(CiedeSpeed, LabTableEqualsDirectOnStridedColours) {
+  ciede::LabTable8& table = ciede::LabTable8::instance();
+  const ciede::LabScale s = ciede::lab_scale(8);
+  auto check_range = [&](std::uint32_t first, std::uint32_t stride, std::size_t* mismatches) {
+    ciede::HostMath m;
+    for (std::uint32_t c = first; c < (1u << 24); c += stride) {
+      const unsigned y = c >> 16, u = (c >> 8) & 255u, v = c & 255u;
+      const ciede::Lab direct = ciede::lab_from_yuv(y, u, v, s, m);
+      const ciede::Lab t = table.get(y, u, v);
+      *mismatches += std::bit_cast<std::uint32_t>(direct.l) != std::bit_cast<std::uint32_t>(t.l) ||
+                     std::bit_cast<std::uint32_t>(direct.a) != std::bit_cast<std::uint32_t>(t.a) ||
+                     std::bit_cast<std::uint32_t>(direct.b) != std::bit_cast<std::uint32_t>(t.b);
+    }
+  };
+  // Two threads on the same colours (both may fill an entry), then a second
+  // pass that reads what they stored.
+  std::size_t bad[3] = {0, 0, 0};
+  std::thread t1(check_range, 0u, 211u, &bad[0]);
+  std::thread t2(check_range, 0u, 211u, &bad[1]);
+  t1.join();
+  t2.join();
+  check_range(0u, 211u, &bad[2]);
+  EXPECT_EQ(bad[0] + bad[1] + bad[2], 0u);
+  // Entries of colours no one asked for stay empty (the table is lazy).
+  EXPECT_GE(table.filled_entries(), (1u << 24) / 211u);
+  EXPECT_LT(table.filled_entries(), 1u << 23);
+}
+
+TEST(CiedeSpeed, ColourIndexIsABijection) {
+  std::vector<bool> seen(ciede::kColours8, false);
+  for (unsigned y = 0; y < 256; ++y)
+    for (unsigned u = 0; u < 256; ++u)
+      for (unsigned v = 0; v < 256; ++v) {
+        const std::uint32_t i = ciede::colour_index8(y, u, v);
+        ASSERT_LT(i, ciede::kColours8);
+        ASSERT_FALSE(seen[i]) << y << " " << u << " " << v;
+        seen[i] = true;
+        unsigned a = 0, b = 0, c = 0;
+        ciede::colour_of_index8(i, &a, &b, &c);
+        ASSERT_TRUE(a == y && b == u && c == v) << i;
+      }
+}
+
+TEST(CiedeSpeed, PairCacheFindsWhatItHolds) {
+  ciede::PairCache cache;
+  float v = 0.0f;
+  EXPECT_FALSE(cache.find(ciede::PairCache::key(0, 0, 0), ciede::PairCache::key(0, 0, 0), &v));
+  const auto a = ciede::PairCache::key(65535, 65535, 65535), b = ciede::PairCache::key(1, 2, 3);
+  cache.put(a, b, 2.5f);
+  ASSERT_TRUE(cache.find(a, b, &v));
+  EXPECT_EQ(v, 2.5f);
+  EXPECT_FALSE(cache.find(b, a, &v));
+}
+
+// The switches change the speed only: lab_table and pair_cache off, alone
+// and together, give the same bits on every fixture pair (8-bit ones use
+// the table; the rest check that the option is accepted and inert).
+TEST(CiedeSpeed, SwitchesGiveTheSameBits) {
+  for (const auto& pair : fixture_pairs()) {
+    if (!std::filesystem::exists(golden_dir() / "r" / pair.name / "ciede.json")) continue;
+    const RunResult base = run_fixture(pair, {"ciede"});
+    for (const char* f : {"ciede=lab_table=false", "ciede=pair_cache=false", "ciede=lab_table=false:pair_cache=false",
+                          "ciede=cuda_replay_every=7"}) {
+      const RunResult other = run_fixture(pair, {f});
+      ASSERT_EQ(other.frames, base.frames);
+      EXPECT_EQ(other.scores.metric_name(0), "ciede2000") << f;
+      for (std::uint64_t i = 0; i < base.frames; ++i)
+        EXPECT_TRUE(same_bits(*base.scores.get(0, i), *other.scores.get(0, i))) << pair.name << " " << f << " frame " << i;
+    }
+  }
 }
 
 TEST(CiedeFormat, RejectsLumaOnlyInput) {

@@ -3,32 +3,88 @@
 // (DESIGN.md §2 rule 3), then upstream's 45 - 20 log10(mean). Chroma is
 // nearest-neighbour: 4:2:0 (x>>1, y>>1) and 4:4:4 (x, y) as upstream; 4:2:2
 // (x>>1, y), where upstream's mapping is wrong (docs/features/ciede.md).
+// Speed without changing a bit (ciede_host.hpp): identical pixel pairs are
+// +0 and skipped, 8-bit colours take their Lab from the lazily filled
+// process-wide table, recent colour pairs come from a small cache, and x^7
+// is a dd product (ciede_math.hpp).
 #include <fmt/format.h>
 #include <mpfr.h>
 
+#include <atomic>
+#include <bit>
+#include <new>
+
+#include <sys/mman.h>
+
 #include "exactvmaf/error.hpp"
+#include "features/ciede/ciede_host.hpp"
 #include "features/ciede/ciede_math.hpp"
 #include "features/registry.hpp"
 #include "io/warnings.hpp"
 #include "numeric/cr_log.hpp"
 #include "numeric/exact_sum.hpp"
+#include "features/ciede/ciede_cuda.hpp"
 
 namespace exactvmaf {
 
+namespace ciede {
+
+namespace {
+constexpr std::size_t kTableBytes = std::size_t{kColours8} * 4 * sizeof(std::uint32_t);
+}  // namespace
+
+LabTable8& LabTable8::instance() {
+  static LabTable8 table;
+  return table;
+}
+
+LabTable8::LabTable8() : scale_(lab_scale(8)) {
+  // Anonymous zero pages: only the pages a clip's colours touch get backed
+  // (4 KiB pages: huge pages measured no faster and back far more memory).
+  void* p = mmap(nullptr, kTableBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  words_ = static_cast<std::uint32_t*>(p);
+}
+
+LabTable8::~LabTable8() { (void)munmap(words_, kTableBytes); }
+
+Lab LabTable8::get(unsigned y, unsigned u, unsigned v) {
+  std::uint32_t* e = words_ + std::size_t{4} * colour_index8(y, u, v);
+  // The state word is set (release) after the three values: a reader that
+  // sees it set (acquire) sees them. Two threads may fill one entry at the
+  // same time; they store the same bits.
+  if (std::atomic_ref<std::uint32_t>(e[3]).load(std::memory_order_acquire) != 0) {
+    return {std::bit_cast<float>(std::atomic_ref<std::uint32_t>(e[0]).load(std::memory_order_relaxed)),
+            std::bit_cast<float>(std::atomic_ref<std::uint32_t>(e[1]).load(std::memory_order_relaxed)),
+            std::bit_cast<float>(std::atomic_ref<std::uint32_t>(e[2]).load(std::memory_order_relaxed))};
+  }
+  HostMath m;
+  const Lab lab = lab_from_yuv(y, u, v, scale_, m);
+  std::atomic_ref<std::uint32_t>(e[0]).store(std::bit_cast<std::uint32_t>(lab.l), std::memory_order_relaxed);
+  std::atomic_ref<std::uint32_t>(e[1]).store(std::bit_cast<std::uint32_t>(lab.a), std::memory_order_relaxed);
+  std::atomic_ref<std::uint32_t>(e[2]).store(std::bit_cast<std::uint32_t>(lab.b), std::memory_order_relaxed);
+  std::atomic_ref<std::uint32_t>(e[3]).store(1u, std::memory_order_release);
+  return lab;
+}
+
+std::uint64_t LabTable8::filled_entries() const {
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < kColours8; ++i)
+    n += std::atomic_ref<std::uint32_t>(words_[4 * i + 3]).load(std::memory_order_acquire) != 0;
+  return n;
+}
+
 namespace {
 
-struct CiedeConfig {
-  unsigned w = 0, h = 0, bpc = 8;
-  unsigned chroma_x_shift = 0, chroma_y_shift = 0;
-  ciede::LabScale scale{};
-};
-
-// Exact sum of one frame's per-pixel floats.
 template <class Sample>
-double frame_sum(const PictureView& ref, const PictureView& dist, const CiedeConfig& c) {
-  rmath::ExactSumF32 acc{};
-  ciede::HostMath m;
-  for (unsigned y = 0; y < c.h; ++y) {
+void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const PictureView& dist, unsigned x0, unsigned x1,
+                  unsigned y0, unsigned y1, const Config& c, PairCache* cache) {
+  HostMath m;
+  LabTable8* table = (c.lab_table && c.bpc == 8) ? &LabTable8::instance() : nullptr;
+  auto lab = [&](unsigned y, unsigned u, unsigned v) {
+    return table ? table->get(y, u, v) : lab_from_yuv(y, u, v, c.scale, m);
+  };
+  for (unsigned y = y0; y < y1; ++y) {
     const unsigned cy = y >> c.chroma_y_shift;
     const Sample* ry = ref.row<Sample>(0, y);
     const Sample* ru = ref.row<Sample>(1, cy);
@@ -36,43 +92,101 @@ double frame_sum(const PictureView& ref, const PictureView& dist, const CiedeCon
     const Sample* dy = dist.row<Sample>(0, y);
     const Sample* du = dist.row<Sample>(1, cy);
     const Sample* dv = dist.row<Sample>(2, cy);
-    for (unsigned x = 0; x < c.w; ++x) {
+    for (unsigned x = x0; x < x1; ++x) {
       const unsigned cx = x >> c.chroma_x_shift;
       const unsigned r0 = ry[x], r1 = ru[cx], r2 = rv[cx];
       const unsigned d0 = dy[x], d1 = du[cx], d2 = dv[cx];
       if (r0 == d0 && r1 == d1 && r2 == d2) continue;  // exactly +0 (ciede_math.hpp)
-      const float de = ciede::ciede2000(ciede::lab_from_yuv(r0, r1, r2, c.scale, m), ciede::lab_from_yuv(d0, d1, d2, c.scale, m),
-                            m);
+      float de = 0.0f;
+      if (cache) {
+        const std::uint64_t kr = PairCache::key(r0, r1, r2), kd = PairCache::key(d0, d1, d2);
+        if (!cache->find(kr, kd, &de)) {
+          de = ciede2000(lab(r0, r1, r2), lab(d0, d1, d2), m);
+          cache->put(kr, kd, de);
+        }
+      } else {
+        de = ciede2000(lab(r0, r1, r2), lab(d0, d1, d2), m);
+      }
       acc.add(de);
     }
   }
-  return acc.round_to_double();
 }
 
+}  // namespace
+
+void add_region(rmath::ExactSumF32& acc, const PictureView& ref, const PictureView& dist, unsigned x0, unsigned x1,
+                unsigned y0, unsigned y1, const Config& c, PairCache* cache) {
+  if (c.bpc == 8)
+    add_region_t<std::uint8_t>(acc, ref, dist, x0, x1, y0, y1, c, cache);
+  else
+    add_region_t<std::uint16_t>(acc, ref, dist, x0, x1, y0, y1, c, cache);
+}
+
+Lab lab_host(unsigned y, unsigned u, unsigned v, const LabScale& s) {
+  HostMath m;
+  return lab_from_yuv(y, u, v, s, m);
+}
+
+float pixel_value(const PictureView& ref, const PictureView& dist, unsigned x, unsigned y, const Config& c) {
+  rmath::ExactSumF32 acc{};
+  add_region(acc, ref, dist, x, x + 1, y, y + 1, c, nullptr);
+  return static_cast<float>(acc.round_to_double());  // one float term: exact
+}
+
+namespace {
 // R's host functions fall back to MPFR for undecided arguments; MPFR keeps
 // per-thread constant caches (pi, log 2) that a pipeline thread would leak on
 // exit. One of these per thread frees them when the thread ends.
 struct MpfrThreadCacheRelease {
   ~MpfrThreadCacheRelease() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
 };
+}  // namespace
+
+void release_mpfr_cache_at_thread_exit() {
+  thread_local MpfrThreadCacheRelease release;
+  (void)release;
+}
+
+#if !defined(EXACTVMAF_HAVE_CUDA)
+// The device test hooks in builds without CUDA (the tests skip before
+// calling them).
+DeviceCheckCounts device_pair_values(unsigned, bool, const std::uint16_t*, std::size_t, float*, std::uint8_t*) {
+  throw Error("ciede: this build has no CUDA");
+}
+DeviceCheckCounts device_lab_values(unsigned, std::uint64_t, std::size_t, float*, std::uint8_t*) {
+  throw Error("ciede: this build has no CUDA");
+}
+std::uint64_t device_lab_table8(float*) { throw Error("ciede: this build has no CUDA"); }
+#endif
+
+}  // namespace ciede
+
+namespace {
 
 class CiedeWorker final : public FeatureWorker {
  public:
-  explicit CiedeWorker(const CiedeConfig& c) : c_(c) {}
+  explicit CiedeWorker(const ciede::Config& c) : c_(c) {
+    if (c_.pair_cache) cache_ = std::make_unique<ciede::PairCache>();
+  }
   void extract(const FrameInput& in, FrameOutput& out) override {
-    thread_local MpfrThreadCacheRelease release_mpfr_cache;
-    (void)release_mpfr_cache;
-    const double sum = c_.bpc == 8 ? frame_sum<std::uint8_t>(in.ref, in.dist, c_)
-                                   : frame_sum<std::uint16_t>(in.ref, in.dist, c_);
-    out.set(0, ciede::frame_score(sum, c_.w, c_.h));
+    ciede::release_mpfr_cache_at_thread_exit();
+    rmath::ExactSumF32 acc{};
+    ciede::add_region(acc, in.ref, in.dist, 0, c_.w, 0, c_.h, c_, cache_.get());
+    out.set(0, ciede::frame_score(acc.round_to_double(), c_.w, c_.h));
   }
 
  private:
-  CiedeConfig c_;
+  ciede::Config c_;
+  std::unique_ptr<ciede::PairCache> cache_;
 };
 
 class CiedeExtractor final : public FeatureExtractor {
  public:
+  explicit CiedeExtractor(const OptionValues& o) {
+    c_.lab_table = o.get_bool("lab_table");
+    c_.pair_cache = o.get_bool("pair_cache");
+    c_.cuda_replay_every = static_cast<std::uint64_t>(o.get_int("cuda_replay_every"));
+  }
   std::vector<std::string> init(const VideoFormat& fmt) override {
     if (fmt.pix_fmt == PixelFormat::yuv400)
       throw Error("ciede: needs chroma planes (the input is 4:0:0)");
@@ -91,8 +205,12 @@ class CiedeExtractor final : public FeatureExtractor {
   }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<CiedeWorker>(c_); }
 
+#if defined(EXACTVMAF_HAVE_CUDA)
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return ciede::make_cuda_worker(c_); }
+#endif
+
  private:
-  CiedeConfig c_;
+  ciede::Config c_;
 };
 
 }  // namespace
@@ -101,8 +219,18 @@ FeatureInfo ciede_feature_info() {
   FeatureInfo f;
   f.name = "ciede";
   f.help = "CIEDE2000 colour difference, 45 - 20 log10 of the mean deltaE00 over the frame (ciede2000)";
+  f.options = {
+      {"lab_table", OptionType::boolean, true, 0, 0,
+       "8-bit input: take each colour's Lab from a table filled once per process (same values; false: compute "
+       "it for every pixel)"},
+      {"pair_cache", OptionType::boolean, true, 0, 0,
+       "reuse the value of recently seen colour pairs (same values; false: compute every pixel)"},
+      {"cuda_replay_every", OptionType::integer, std::int64_t{0}, 0, 4294967295.0,
+       "test switch: the CUDA kernel leaves every Nth pixel to the host's replay, as if undecided (same values; "
+       "0: off)"},
+  };
   f.provided = {"ciede2000"};
-  f.create = [](const OptionValues&) { return std::make_unique<CiedeExtractor>(); };
+  f.create = [](const OptionValues& o) { return std::make_unique<CiedeExtractor>(o); };
   return f;
 }
 

@@ -1,0 +1,415 @@
+// ciede on the device (docs/features/ciede.md, "CUDA").
+//
+// Per frame, one kernel: a thread takes pixels of a column strip, skips
+// identical pairs (R's value there is +0), takes Lab from the device table
+// (8-bit) or computes it, runs ciede2000 with FastMath and adds the float to
+// its ExactSumF32; a pixel whose fast path was undecided is not added but
+// queued (numeric/device/undecided_queue.cuh). The block reduction
+// (numeric/device/exact_sum_reduce.cuh) adds the integer limbs atomically:
+// the same bits in any order. One copy brings back the limbs, the queue's
+// count and its indices (a few KiB; no per-pixel read-back). finish() replays
+// the queued pixels with HostMath, adds them to the exact sum, adds the
+// pixels whose chroma the device planes lack (odd sizes: libvmaf's pictures
+// round chroma down, R reads the stored last column/row), and runs the CPU's
+// tail. A queue that overflowed makes the host compute the whole frame.
+//
+// The 8-bit Lab table (2^24 float4, 256 MiB) is built once per device and
+// process by a kernel with FastMath; the entries it could not decide are
+// queued and rewritten by the host with HostMath. Every worker and run on
+// that device shares it; it stays until the process ends.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "backends/cuda/check.cuh"
+#include "features/ciede/ciede_cuda.hpp"
+#include "features/ciede/ciede_host.hpp"
+#include "features/ciede/ciede_math.hpp"
+#include "numeric/device/exact_sum_reduce.cuh"
+#include "numeric/device/undecided_queue.cuh"
+
+namespace exactvmaf::ciede {
+
+namespace {
+
+using Acc = rmath::ExactSumF32;
+using GlobalSum = rmath::device::GlobalExactSum<Acc>;
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kQueueCapacity = 1024;  // undecided pixels per frame (expected: none)
+constexpr unsigned kTargetBlocks = 1056;   // about 8 per SM on an H100/H200
+
+// What one frame brings back, in one copy.
+struct DeviceResult {
+  GlobalSum sum;
+  unsigned int count;  // undecided pixels (more than kQueueCapacity: some were dropped)
+  unsigned int pad;
+  unsigned long long index[kQueueCapacity];  // y * w + x
+};
+constexpr std::size_t kResultHeader = offsetof(DeviceResult, index);  // zeroed per frame
+
+// A device allocation, freed on destruction.
+template <class T>
+class DeviceArray {
+ public:
+  explicit DeviceArray(std::size_t n) { EXACTVMAF_CUDA_CHECK(cudaMalloc(&p_, sizeof(T) * (n ? n : 1))); }
+  ~DeviceArray() {
+    if (p_) (void)cudaFree(p_);
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  T* get() const { return p_; }
+  T* release() {
+    T* p = p_;
+    p_ = nullptr;
+    return p;
+  }
+
+ private:
+  T* p_ = nullptr;
+};
+
+template <class Sample>
+__device__ __forceinline__ unsigned sample_at(const cuda::DevicePlane& p, unsigned x, unsigned y) {
+  return reinterpret_cast<const Sample*>(p.data + static_cast<std::size_t>(y) * p.pitch)[x];
+}
+
+__device__ __forceinline__ Lab table_lab(const float4* table, unsigned y, unsigned u, unsigned v) {
+  const float4 e = __ldg(table + colour_index8(y, u, v));
+  return {e.x, e.y, e.z};
+}
+
+// ---- the frame kernel ---------------------------------------------------------
+
+struct FrameArgs {
+  cuda::DevicePlane ref[3], dist[3];
+  unsigned w, wd, hd;  // luma width; the region whose chroma is on the device
+  unsigned sx, sy;     // chroma shifts
+  LabScale scale;
+  const float4* table;
+  unsigned long long replay_every;  // test switch (Config::cuda_replay_every)
+};
+
+template <class Sample, bool kTable>
+__global__ void __launch_bounds__(kThreads) frame_kernel(FrameArgs a, DeviceResult* result) {
+  Acc acc;
+  acc.clear();
+  const rmath::device::UndecidedQueue queue{&result->count, result->index, kQueueCapacity};
+  const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x < a.wd) {
+    const unsigned cx = x >> a.sx;
+    for (unsigned y = blockIdx.y; y < a.hd; y += gridDim.y) {
+      const unsigned cy = y >> a.sy;
+      const unsigned r0 = sample_at<Sample>(a.ref[0], x, y), r1 = sample_at<Sample>(a.ref[1], cx, cy),
+                     r2 = sample_at<Sample>(a.ref[2], cx, cy);
+      const unsigned d0 = sample_at<Sample>(a.dist[0], x, y), d1 = sample_at<Sample>(a.dist[1], cx, cy),
+                     d2 = sample_at<Sample>(a.dist[2], cx, cy);
+      if (r0 == d0 && r1 == d1 && r2 == d2) continue;  // exactly +0
+      FastMath m;
+      float de;
+      if (kTable) {
+        de = ciede2000(table_lab(a.table, r0, r1, r2), table_lab(a.table, d0, d1, d2), m);
+      } else {
+        de = ciede2000(lab_from_yuv(r0, r1, r2, a.scale, m), lab_from_yuv(d0, d1, d2, a.scale, m), m);
+      }
+      const unsigned long long i = static_cast<unsigned long long>(y) * a.w + x;
+      if (m.undecided || (a.replay_every != 0 && i % a.replay_every == 0)) {
+        queue.push(i);
+        continue;
+      }
+      acc.add(de);
+    }
+  }
+  rmath::device::block_reduce_to_global(acc, &result->sum);
+}
+
+// ---- the 8-bit Lab table --------------------------------------------------------
+
+__global__ void __launch_bounds__(kThreads)
+    build_table_kernel(float4* table, LabScale scale, rmath::device::UndecidedQueue queue) {
+  const unsigned stride = gridDim.x * blockDim.x;
+  for (unsigned idx = blockIdx.x * blockDim.x + threadIdx.x; idx < kColours8; idx += stride) {
+    unsigned y = 0, u = 0, v = 0;
+    colour_of_index8(idx, &y, &u, &v);
+    FastMath m;
+    const Lab lab = lab_from_yuv(y, u, v, scale, m);
+    table[idx] = make_float4(lab.l, lab.a, lab.b, 0.0f);
+    if (m.undecided) queue.push(idx);
+  }
+}
+
+struct DeviceTable8 {
+  float4* data = nullptr;
+  std::uint64_t fixed = 0;  // entries the host rewrote
+  DeviceTable8() = default;
+  DeviceTable8(const DeviceTable8&) = delete;
+  DeviceTable8& operator=(const DeviceTable8&) = delete;
+  ~DeviceTable8() {
+    if (data) (void)cudaFree(data);
+  }
+};
+
+// Builds the table on the current device with `stream` (synchronises).
+std::unique_ptr<DeviceTable8> build_table8(cudaStream_t stream) {
+  auto t = std::make_unique<DeviceTable8>();
+  {
+    DeviceArray<float4> data(kColours8);
+    t->data = data.release();
+  }
+  const LabScale scale = lab_scale(8);
+  unsigned capacity = 4096;
+  std::vector<unsigned long long> undecided;
+  for (;;) {
+    DeviceArray<unsigned int> count(1);
+    DeviceArray<unsigned long long> index(capacity);
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(count.get(), 0, sizeof(unsigned int), stream));
+    build_table_kernel<<<kTargetBlocks, kThreads, 0, stream>>>(t->data, scale, {count.get(), index.get(), capacity});
+    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    unsigned int n = 0;
+    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(&n, count.get(), sizeof n, cudaMemcpyDeviceToHost, stream));
+    EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (n <= capacity) {
+      undecided.resize(n);
+      if (n)
+        EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(undecided.data(), index.get(), sizeof(unsigned long long) * n,
+                                             cudaMemcpyDeviceToHost, stream));
+      EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
+      break;
+    }
+    capacity = n;  // rebuild with room for all of them
+  }
+  // The host's R values for the entries the device left undecided.
+  release_mpfr_cache_at_thread_exit();
+  std::vector<float4> fixes(undecided.size());
+  for (std::size_t k = 0; k < undecided.size(); ++k) {
+    const unsigned idx = static_cast<unsigned>(undecided[k]);
+    unsigned y = 0, u = 0, v = 0;
+    colour_of_index8(idx, &y, &u, &v);
+    const Lab lab = lab_host(y, u, v, scale);
+    fixes[k] = make_float4(lab.l, lab.a, lab.b, 0.0f);
+  }
+  for (std::size_t k = 0; k < undecided.size(); ++k)
+    EXACTVMAF_CUDA_CHECK(
+        cudaMemcpyAsync(t->data + undecided[k], &fixes[k], sizeof(float4), cudaMemcpyHostToDevice, stream));
+  EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
+  t->fixed = undecided.size();
+  return t;
+}
+
+// The current device's table, built on first use and kept until the process
+// ends (read-only; every run and pipeline thread on that device shares it,
+// so a run does not pay for the build again). The map is never destroyed:
+// freeing device memory during static destruction would race the CUDA
+// runtime's own teardown; the driver frees it with the context.
+std::shared_ptr<DeviceTable8> acquire_table8(cudaStream_t stream) {
+  int device = 0;
+  EXACTVMAF_CUDA_CHECK(cudaGetDevice(&device));
+  static std::mutex mutex;
+  static auto* tables = new std::map<int, std::shared_ptr<DeviceTable8>>;
+  const std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<DeviceTable8>& t = (*tables)[device];
+  if (!t) t = build_table8(stream);
+  return t;
+}
+
+// ---- the worker -------------------------------------------------------------------
+
+unsigned blocks_for(unsigned n, unsigned per_block) { return (n + per_block - 1) / per_block; }
+
+class CiedeCudaWorker final : public cuda::FeatureWorker {
+ public:
+  explicit CiedeCudaWorker(const Config& c) : c_(c) {}
+  ~CiedeCudaWorker() override {
+    if (result_) (void)cudaFree(result_);
+    if (host_) (void)cudaFreeHost(host_);
+  }
+
+  cuda::PlaneNeeds planes() const override {
+    cuda::PlaneNeeds n;
+    n.ref = cuda::kAllPlanes;
+    n.dist = cuda::kAllPlanes;
+    return n;
+  }
+
+  void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
+    for (unsigned p = 0; p < 3; ++p)
+      if ((!frame.ref.plane[p].data || !frame.dist.plane[p].data) && frame.ref.plane[p].width != 0)
+        throw Error("internal: ciede's CUDA worker did not get all three planes on the device");
+    if (frame.ref.plane[0].width != c_.w || frame.ref.plane[0].height != c_.h)
+      throw Error("internal: ciede's CUDA worker got a luma plane of another size");
+    // Pixels whose chroma sample is on the device (libvmaf's chroma size);
+    // finish() computes the rest (the last column/row of odd sizes).
+    wd_ = std::min(c_.w, frame.ref.plane[1].width << c_.chroma_x_shift);
+    hd_ = std::min(c_.h, frame.ref.plane[1].height << c_.chroma_y_shift);
+    EXACTVMAF_CUDA_CHECK(cudaMalloc(&result_, sizeof(DeviceResult)));
+    EXACTVMAF_CUDA_CHECK(cudaHostAlloc(&host_, sizeof(DeviceResult), cudaHostAllocPortable));
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(result_, 0, sizeof(DeviceResult), stream));
+    if (c_.lab_table && c_.bpc == 8) table_ = acquire_table8(stream);
+    if (c_.pair_cache) cache_ = std::make_unique<PairCache>();
+    EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  void enqueue(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(result_, 0, kResultHeader, stream));
+    if (wd_ != 0 && hd_ != 0) {
+      FrameArgs a{};
+      for (unsigned p = 0; p < 3; ++p) {
+        a.ref[p] = frame.ref.plane[p];
+        a.dist[p] = frame.dist.plane[p];
+      }
+      a.w = c_.w;
+      a.wd = wd_;
+      a.hd = hd_;
+      a.sx = c_.chroma_x_shift;
+      a.sy = c_.chroma_y_shift;
+      a.scale = c_.scale;
+      a.table = table_ ? table_->data : nullptr;
+      a.replay_every = c_.cuda_replay_every;
+      const unsigned bx = blocks_for(wd_, kThreads);
+      const unsigned by = std::max(1u, std::min(hd_, std::min(65535u, kTargetBlocks / bx)));
+      const dim3 grid(bx, by);
+      if (c_.bpc == 8) {
+        if (table_)
+          frame_kernel<std::uint8_t, true><<<grid, kThreads, 0, stream>>>(a, result_);
+        else
+          frame_kernel<std::uint8_t, false><<<grid, kThreads, 0, stream>>>(a, result_);
+      } else {
+        frame_kernel<std::uint16_t, false><<<grid, kThreads, 0, stream>>>(a, result_);
+      }
+      EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    }
+    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_, result_, sizeof(DeviceResult), cudaMemcpyDeviceToHost, stream));
+  }
+
+  void finish(const FrameInput& in, FrameOutput& out) override {
+    release_mpfr_cache_at_thread_exit();
+    Acc acc;
+    acc.clear();
+    const unsigned count = host_->count;
+    if (count > kQueueCapacity) {
+      // Some indices were dropped: the whole frame on the host.
+      add_region(acc, in.ref, in.dist, 0, c_.w, 0, c_.h, c_, cache_.get());
+    } else {
+      for (int i = 0; i < Acc::kLimbs; ++i) acc.limb[i] = static_cast<std::int64_t>(host_->sum.limb[i]);
+      acc.flags = host_->sum.flags;
+      acc.normalise();  // limbs back below 2^32 before more terms come in
+      for (unsigned k = 0; k < count; ++k) {
+        const unsigned long long i = host_->index[k];
+        acc.add(pixel_value(in.ref, in.dist, static_cast<unsigned>(i % c_.w), static_cast<unsigned>(i / c_.w), c_));
+      }
+      if (wd_ < c_.w) add_region(acc, in.ref, in.dist, wd_, c_.w, 0, c_.h, c_, nullptr);
+      if (hd_ < c_.h) add_region(acc, in.ref, in.dist, 0, wd_, hd_, c_.h, c_, nullptr);
+    }
+    out.set(0, frame_score(acc.round_to_double(), c_.w, c_.h));
+  }
+
+ private:
+  Config c_;
+  unsigned wd_ = 0, hd_ = 0;
+  DeviceResult* result_ = nullptr;
+  DeviceResult* host_ = nullptr;  // pinned: the graph's last copy lands here
+  std::shared_ptr<DeviceTable8> table_;
+  std::unique_ptr<PairCache> cache_;  // for a frame the host computes whole
+};
+
+// ---- test hooks -------------------------------------------------------------------
+
+template <bool kTable>
+__global__ void __launch_bounds__(kThreads)
+    pair_kernel(const std::uint16_t* pairs, std::size_t n, LabScale scale, const float4* table, float* values,
+                std::uint8_t* undecided) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const std::uint16_t* p = pairs + 6 * i;
+    FastMath m;
+    float de;
+    if (kTable) {
+      de = (p[0] == p[3] && p[1] == p[4] && p[2] == p[5])
+               ? 0.0f
+               : ciede2000(table_lab(table, p[0], p[1], p[2]), table_lab(table, p[3], p[4], p[5]), m);
+    } else {
+      de = pixel_delta_e(p[0], p[1], p[2], p[3], p[4], p[5], scale, m);
+    }
+    values[i] = de;
+    undecided[i] = m.undecided ? 1 : 0;
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    lab_kernel(unsigned bpc, unsigned long long first, std::size_t n, LabScale scale, float* lab,
+               std::uint8_t* undecided) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const unsigned long long mask = (1ull << bpc) - 1;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const unsigned long long c = first + i;
+    FastMath m;
+    const Lab r = lab_from_yuv(static_cast<unsigned>(c >> (2 * bpc)), static_cast<unsigned>((c >> bpc) & mask),
+                               static_cast<unsigned>(c & mask), scale, m);
+    lab[3 * i] = r.l;
+    lab[3 * i + 1] = r.a;
+    lab[3 * i + 2] = r.b;
+    undecided[i] = m.undecided ? 1 : 0;
+  }
+}
+
+std::uint64_t count_set(const std::uint8_t* flags, std::size_t n) {
+  std::uint64_t k = 0;
+  for (std::size_t i = 0; i < n; ++i) k += flags[i] != 0;
+  return k;
+}
+
+}  // namespace
+
+std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const Config& c) { return std::make_unique<CiedeCudaWorker>(c); }
+
+DeviceCheckCounts device_pair_values(unsigned bpc, bool use_table8, const std::uint16_t* pairs, std::size_t n,
+                                     float* values, std::uint8_t* undecided) {
+  const bool table = use_table8 && bpc == 8;
+  std::shared_ptr<DeviceTable8> t;
+  if (table) t = acquire_table8(nullptr);
+  DeviceArray<std::uint16_t> d_pairs(6 * n);
+  DeviceArray<float> d_values(n);
+  DeviceArray<std::uint8_t> d_undecided(n);
+  EXACTVMAF_CUDA_CHECK(cudaMemcpy(d_pairs.get(), pairs, sizeof(std::uint16_t) * 6 * n, cudaMemcpyHostToDevice));
+  const unsigned blocks = std::max(1u, std::min(4u * kTargetBlocks, blocks_for(static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)), kThreads)));
+  if (table)
+    pair_kernel<true><<<blocks, kThreads>>>(d_pairs.get(), n, lab_scale(bpc), t->data, d_values.get(), d_undecided.get());
+  else
+    pair_kernel<false><<<blocks, kThreads>>>(d_pairs.get(), n, lab_scale(bpc), nullptr, d_values.get(),
+                                             d_undecided.get());
+  EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+  EXACTVMAF_CUDA_CHECK(cudaMemcpy(values, d_values.get(), sizeof(float) * n, cudaMemcpyDeviceToHost));
+  EXACTVMAF_CUDA_CHECK(cudaMemcpy(undecided, d_undecided.get(), n, cudaMemcpyDeviceToHost));
+  return {count_set(undecided, n)};
+}
+
+DeviceCheckCounts device_lab_values(unsigned bpc, std::uint64_t first, std::size_t n, float* lab,
+                                    std::uint8_t* undecided) {
+  DeviceArray<float> d_lab(3 * n);
+  DeviceArray<std::uint8_t> d_undecided(n);
+  const unsigned blocks = std::max(1u, std::min(4u * kTargetBlocks, blocks_for(static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)), kThreads)));
+  lab_kernel<<<blocks, kThreads>>>(bpc, first, n, lab_scale(bpc), d_lab.get(), d_undecided.get());
+  EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+  EXACTVMAF_CUDA_CHECK(cudaMemcpy(lab, d_lab.get(), sizeof(float) * 3 * n, cudaMemcpyDeviceToHost));
+  EXACTVMAF_CUDA_CHECK(cudaMemcpy(undecided, d_undecided.get(), n, cudaMemcpyDeviceToHost));
+  return {count_set(undecided, n)};
+}
+
+std::uint64_t device_lab_table8(float* lab) {
+  const std::shared_ptr<DeviceTable8> t = acquire_table8(nullptr);
+  std::vector<float4> host(kColours8);
+  EXACTVMAF_CUDA_CHECK(cudaMemcpy(host.data(), t->data, sizeof(float4) * kColours8, cudaMemcpyDeviceToHost));
+  for (std::size_t c = 0; c < kColours8; ++c) {
+    lab[3 * c] = host[c].x;
+    lab[3 * c + 1] = host[c].y;
+    lab[3 * c + 2] = host[c].z;
+  }
+  return t->fixed;
+}
+
+}  // namespace exactvmaf::ciede

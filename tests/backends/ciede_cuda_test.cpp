@@ -1,0 +1,236 @@
+// ciede on the CUDA backend against the CPU, bit for bit: every fixture pair
+// with 1 and 4 threads, Lab table on and off (and against R's goldens where
+// they are R's numbers), the host replay of undecided pixels (forced with
+// the cuda_replay_every test switch, within and beyond the queue), odd
+// sizes (pixels whose chroma only the host has), 4:2:2 and 4:4:4, every bit
+// depth, graphs off, and the device's per-pixel function on random colour
+// pairs. A test that needs a GPU and finds none skips with
+// "no CUDA device: <problem>". The 10^8-pair and exhaustive checks are in
+// ciede_cuda_long_test.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "exactvmaf/cuda.hpp"
+#include "features/ciede/ciede_cuda.hpp"
+#include "features/ciede/ciede_math.hpp"
+#include "support/backend_parity.hpp"
+#include "support/fixtures.hpp"
+#include "support/golden.hpp"
+#include "support/synthetic.hpp"
+
+namespace exactvmaf::test {
+namespace {
+
+bool golden_is_not_r(const std::string& pair) {
+  return pair == "c02_175x97_8b_420" || pair == "c05_176x144_8b_422" || pair == "c08_176x144_10b_422";
+}
+
+std::vector<std::string> golden_pairs() {
+  std::vector<std::string> out;
+  for (const auto& p : fixture_pairs())
+    if (std::filesystem::exists(golden_dir() / "r" / p.name / "ciede.json")) out.push_back(p.name);
+  return out;
+}
+
+RunOptions options(Backend b, unsigned threads, bool graphs = true) {
+  RunOptions o;
+  o.backend = b;
+  o.threads = threads;
+  o.cuda_graphs = graphs;
+  return o;
+}
+
+class CudaCiedeGolden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CudaCiedeGolden, SameBitsAsCpuAndR) {
+  REQUIRE_CUDA_DEVICE();
+  const std::string& name = GetParam();
+  const auto pair = fixture_pair(name);
+  ASSERT_TRUE(pair);
+  const RunResult cpu = run_fixture(*pair, {"ciede"}, options(Backend::cpu, 1));
+  const auto r = read_json(golden_dir() / "r" / name / "ciede.json");
+  for (const char* feature : {"ciede", "ciede=lab_table=false"})
+    for (unsigned threads : {1u, 4u}) {
+      const RunResult gpu = run_fixture(*pair, {feature}, options(Backend::cuda, threads));
+      EXPECT_EQ(gpu.backend, Backend::cuda);
+      EXPECT_GT(expect_same_bits(cpu, gpu, fmt::format("{} {} threads {}", name, feature, threads)), 0u);
+      if (!golden_is_not_r(name)) {
+        const GoldenComparison vs_r = compare_with_golden(r, gpu, 1);
+        EXPECT_EQ(vs_r.differing, 0u) << feature << " threads " << threads << ": " << vs_r.differing << " of "
+                                      << vs_r.values << " values differ from R; first: " << vs_r.first_difference;
+      }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, CudaCiedeGolden, ::testing::ValuesIn(golden_pairs()), [](const auto& i) {
+  std::string n = i.param;
+  for (auto& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+});
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CudaCiedeGolden);
+
+TEST(CudaCiedeGoldenSet, IsPresent) { EXPECT_GE(golden_pairs().size(), 16u); }
+
+TEST(CudaCiede, WorkerExistsInCudaBuilds) {
+  const FeatureRequest req = parse_feature_request("ciede");
+  auto extractor = req.info->create(req.options);
+  extractor->init(VideoFormat{64, 48, PixelFormat::yuv420, 8});
+  const bool has_worker = extractor->make_cuda_worker() != nullptr;  // makes no CUDA call
+  EXPECT_EQ(has_worker, cuda_status().built);
+}
+
+// The host's replay of queued pixels: every 101st or 997th pixel (within
+// the queue of 1024 on the small pairs; beyond it on s01 for 101) and every
+// pixel (the queue overflows: the host computes the frame).
+TEST(CudaCiede, HostReplayOfQueuedPixels) {
+  REQUIRE_CUDA_DEVICE();
+  for (const char* name : {"c01_176x144_8b_420", "c03_176x144_10b_420", "s01_576x324_8b_420", "c02_175x97_8b_420"}) {
+    const auto pair = fixture_pair(name);
+    if (!pair) continue;
+    const RunResult cpu = run_fixture(*pair, {"ciede"}, options(Backend::cpu, 1));
+    for (const char* f : {"ciede=cuda_replay_every=101", "ciede=cuda_replay_every=997:pair_cache=false",
+                          "ciede=cuda_replay_every=1:lab_table=false"})
+      EXPECT_GT(expect_same_bits(cpu, run_fixture(*pair, {f}, options(Backend::cuda, 2)), fmt::format("{} {}", name, f)),
+                0u);
+  }
+}
+
+// ---- synthetic frames ----------------------------------------------------------
+
+std::uint32_t mix(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return static_cast<std::uint32_t>(x);
+}
+
+// kind 0: smooth content against a noisy copy with unchanged patches
+// (identical pixels); 1: independent noise; 2: extremes and the cancelling
+// colour Y=68 U=54 V=80 (scaled) against the neutral axis.
+struct Content {
+  unsigned bpc;
+  int kind;
+  unsigned maxv() const { return (1u << bpc) - 1; }
+  unsigned ref(std::uint64_t f, unsigned p, unsigned x, unsigned y) const {
+    const std::uint32_t n = mix((f << 40) ^ (std::uint64_t{p} << 36) ^ (std::uint64_t{y} << 18) ^ x);
+    const unsigned s = bpc - 8;
+    if (kind == 1) return n & maxv();
+    if (kind == 2) {
+      switch (n % 4) {
+        case 0: return (n >> 8) & 1 ? maxv() : 0u;
+        case 1: return (p == 0 ? 68u : p == 1 ? 54u : 80u) << s;
+        case 2: return 1u << (bpc - 1);
+        default: return n & maxv();
+      }
+    }
+    return static_cast<unsigned>(((x * 3 + y * 5 + f * 7 + p * 40) << s) + (n & 7u)) & maxv();
+  }
+  unsigned dist(std::uint64_t f, unsigned p, unsigned x, unsigned y) const {
+    const unsigned v = ref(f, p, x, y);
+    if (kind == 1) return mix((f << 41) ^ (std::uint64_t{p} << 37) ^ (std::uint64_t{y} << 19) ^ x ^ 0x9e37u) & maxv();
+    if (kind == 2) return p == 0 ? v : 1u << (bpc - 1);
+    if (((x / 8) + (y / 8)) % 3 == 0) return v;  // unchanged patches
+    const unsigned d = mix(x * 131u + y * 7u + f + p * 1000003u) % 9u;
+    const unsigned w = v + d;
+    return w > maxv() ? maxv() : w;
+  }
+};
+
+RunResult run_synthetic(const VideoFormat& fmt, const Content& c, const std::string& feature, const RunOptions& o) {
+  SyntheticReader ref("ref", fmt, 2, [c](std::uint64_t f, unsigned p, unsigned x, unsigned y) { return c.ref(f, p, x, y); });
+  SyntheticReader dist("dist", fmt, 2,
+                       [c](std::uint64_t f, unsigned p, unsigned x, unsigned y) { return c.dist(f, p, x, y); });
+  std::vector<FeatureRequest> req{parse_feature_request(feature)};
+  return run(ref, dist, std::move(req), o);
+}
+
+TEST(CudaCiede, SyntheticFramesEveryFormatOddSizes) {
+  REQUIRE_CUDA_DEVICE();
+  struct Size {
+    unsigned w, h;
+  };
+  // 1x1 (no chroma on the device for 4:2:0), odd widths and heights (the
+  // host's last column/row), more than one 256-column strip.
+  const Size sizes[] = {{1, 1}, {3, 2}, {37, 23}, {257, 17}, {300, 77}};
+  for (PixelFormat pf : {PixelFormat::yuv420, PixelFormat::yuv422, PixelFormat::yuv444})
+    for (unsigned bpc : {8u, 10u, 12u, 16u})
+      for (const Size& s : sizes)
+        for (int kind : {0, 1, 2}) {
+          const VideoFormat fmt{s.w, s.h, pf, bpc};
+          const Content c{bpc, kind};
+          const RunResult cpu = run_synthetic(fmt, c, "ciede", options(Backend::cpu, 1));
+          const std::string what = fmt::format("{} kind {}", fmt.describe(), kind);
+          EXPECT_GT(expect_same_bits(cpu, run_synthetic(fmt, c, "ciede", options(Backend::cuda, 2)), what), 0u);
+          if (bpc == 8) {
+            EXPECT_GT(expect_same_bits(cpu, run_synthetic(fmt, c, "ciede=lab_table=false", options(Backend::cuda, 1)),
+                                       what + " no table"),
+                      0u);
+          }
+        }
+}
+
+TEST(CudaCiede, GraphsOffAndFullHd) {
+  REQUIRE_CUDA_DEVICE();
+  for (unsigned bpc : {8u, 10u}) {
+    const VideoFormat fmt{1920, 1080, PixelFormat::yuv420, bpc};
+    const Content c{bpc, 0};
+    const RunResult cpu = run_synthetic(fmt, c, "ciede", options(Backend::cpu, 2));
+    EXPECT_GT(expect_same_bits(cpu, run_synthetic(fmt, c, "ciede", options(Backend::cuda, 3, false)), "graphs off"), 0u);
+    EXPECT_GT(expect_same_bits(cpu, run_synthetic(fmt, c, "ciede", options(Backend::cuda, 3, true)), "graphs on"), 0u);
+  }
+}
+
+// The device's per-pixel function against R's on random pairs (10^5 per
+// bit depth here; 10^8 in ciede_cuda_long_test).
+TEST(CudaCiede, PixelFunctionOnRandomPairs) {
+  REQUIRE_CUDA_DEVICE();
+  constexpr std::size_t n = 100000;
+  for (unsigned bpc : {8u, 10u, 12u, 16u}) {
+    std::mt19937 rng(bpc);
+    std::uniform_int_distribution<unsigned> any(0, (1u << bpc) - 1);
+    std::vector<std::uint16_t> pairs(6 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (int k = 0; k < 6; ++k) pairs[6 * i + k] = static_cast<std::uint16_t>(any(rng));
+      if (i % 4 == 0) {  // near-identical: the distorted luma one step away (or identical at the top)
+        for (int k = 0; k < 3; ++k) pairs[6 * i + 3 + k] = pairs[6 * i + k];
+        if (pairs[6 * i + 3] < (1u << bpc) - 1) ++pairs[6 * i + 3];
+      }
+    }
+    for (bool table : {false, true}) {
+      if (table && bpc != 8) continue;
+      std::vector<float> values(n);
+      std::vector<std::uint8_t> undecided(n);
+      const ciede::DeviceCheckCounts counts =
+          ciede::device_pair_values(bpc, table, pairs.data(), n, values.data(), undecided.data());
+      const ciede::LabScale s = ciede::lab_scale(bpc);
+      std::size_t mismatches = 0, compared = 0;
+      ciede::HostMath m;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (undecided[i]) continue;
+        const std::uint16_t* p = &pairs[6 * i];
+        const float host = ciede::pixel_delta_e(p[0], p[1], p[2], p[3], p[4], p[5], s, m);
+        ++compared;
+        if (std::bit_cast<std::uint32_t>(host) != std::bit_cast<std::uint32_t>(values[i])) {
+          if (mismatches++ == 0)
+            ADD_FAILURE() << bpc << "-bit pair " << i << ": host " << host << " device " << values[i];
+        }
+      }
+      EXPECT_EQ(mismatches, 0u) << bpc << "-bit, table " << table;
+      EXPECT_GT(compared, n / 2);
+      std::printf("[ undecided ] %u-bit%s: %llu of %zu pairs\n", bpc, table ? " (table)" : "",
+                  static_cast<unsigned long long>(counts.undecided), n);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace exactvmaf::test

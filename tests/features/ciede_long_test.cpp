@@ -1,0 +1,181 @@
+// ciede, exhaustive checks (label long; a few minutes of CPU time, spread
+// over the machine's cores):
+//   - the lazily filled Lab table (filled through the Lab shortcut) returns
+//     R's Lab (lab_from_yuv_r, R's functions for every call) for every colour;
+//   - the formula gives exactly +0 for every colour against itself, which is
+//     what lets identical pixel pairs skip it (docs/features/ciede.md);
+//   - T's cosine shortcut equals R's T for every float hue in [0, 3 pi), and
+//     R_T's 60 exp(-d^2) shortcut equals R's for every float d^2 in [0, 130];
+//   - the formula with its shortcuts equals it without them on 10^7 pairs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include "features/ciede/ciede_host.hpp"
+#include "features/ciede/ciede_math.hpp"
+
+namespace exactvmaf::test {
+namespace {
+
+TEST(CiedeLong, LabTableAndIdenticalColoursOnEvery8BitColour) {
+  ciede::LabTable8& table = ciede::LabTable8::instance();
+  const ciede::LabScale s = ciede::lab_scale(8);
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::atomic<std::uint64_t> table_mismatches{0}, nonzero{0}, checked{0};
+  std::atomic<std::uint32_t> next{0};
+  constexpr std::uint32_t kChunk = 1u << 14;
+  auto work = [&] {
+    ciede::release_mpfr_cache_at_thread_exit();
+    ciede::HostMath m;
+    ciede::HostMathNoShortcuts book;
+    std::uint64_t bad = 0, nz = 0, n = 0;
+    for (std::uint32_t first; (first = next.fetch_add(kChunk)) < ciede::kColours8;) {
+      for (std::uint32_t c = first; c < first + kChunk; ++c) {
+        const unsigned y = c >> 16, u = (c >> 8) & 255u, v = c & 255u;
+        const ciede::Lab direct = ciede::lab_from_yuv_r(y, u, v, s, book);  // R's functions for every call
+        const ciede::Lab t = table.get(y, u, v);
+        bad += std::bit_cast<std::uint32_t>(direct.l) != std::bit_cast<std::uint32_t>(t.l) ||
+               std::bit_cast<std::uint32_t>(direct.a) != std::bit_cast<std::uint32_t>(t.a) ||
+               std::bit_cast<std::uint32_t>(direct.b) != std::bit_cast<std::uint32_t>(t.b);
+        nz += std::bit_cast<std::uint32_t>(ciede::ciede2000(direct, direct, m)) != 0u ||
+              std::bit_cast<std::uint32_t>(ciede::ciede2000(direct, direct, book)) != 0u;
+        ++n;
+      }
+    }
+    table_mismatches += bad;
+    nonzero += nz;
+    checked += n;
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 0; i < threads; ++i) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  EXPECT_EQ(checked.load(), std::uint64_t{ciede::kColours8});
+  EXPECT_EQ(table_mismatches.load(), 0u);
+  EXPECT_EQ(nonzero.load(), 0u);
+  EXPECT_EQ(table.filled_entries(), std::uint64_t{ciede::kColours8});
+  std::printf("[ ciede ] %llu colours: table == direct, deltaE(c, c) == +0\n",
+              static_cast<unsigned long long>(checked.load()));
+}
+
+// T (the four cosines of h_bar) through cos_approx and the rounding test
+// equals T through R's cosines for every float h_bar in [0, 3 pi) (h_bar's
+// whole range: a hue mean, plus pi when the hues are more than pi apart).
+TEST(CiedeLong, UpcaseTShortcutOnEveryFloatHue) {
+  const std::uint32_t end = std::bit_cast<std::uint32_t>(9.42477796f) + 1;
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::atomic<std::uint64_t> mismatches{0}, checked{0};
+  std::atomic<std::uint32_t> next{0};
+  constexpr std::uint32_t kChunk = 1u << 16;
+  auto work = [&] {
+    ciede::release_mpfr_cache_at_thread_exit();
+    ciede::HostMath m;
+    std::uint64_t bad = 0, n = 0;
+    for (std::uint32_t first; (first = next.fetch_add(kChunk)) < end;) {
+      for (std::uint32_t b = first; b < std::min(end, first + kChunk); ++b) {
+        const float h = std::bit_cast<float>(b);
+        bad += std::bit_cast<std::uint32_t>(ciede::upcase_t(h, m)) != std::bit_cast<std::uint32_t>(ciede::upcase_t_r(h, m));
+        ++n;
+      }
+    }
+    mismatches += bad;
+    checked += n;
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 0; i < threads; ++i) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  EXPECT_EQ(checked.load(), std::uint64_t{end});
+  EXPECT_EQ(mismatches.load(), 0u);
+  std::printf("[ ciede ] T shortcut: %llu floats, %llu mismatches\n", static_cast<unsigned long long>(checked.load()),
+              static_cast<unsigned long long>(mismatches.load()));
+}
+
+// The formula with the shortcuts against the formula without them (R's
+// functions for every call) on EXACTVMAF_CIEDE_CPU_PAIRS random pairs
+// (default 10^7) of 8 and 10 bits: independent, near-identical, neutral.
+TEST(CiedeLong, FormulaWithShortcutsEqualsWithout) {
+  const char* env = std::getenv("EXACTVMAF_CIEDE_CPU_PAIRS");
+  const std::uint64_t pairs = env && *env ? std::strtoull(env, nullptr, 10) : 10000000ull;
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::atomic<std::uint64_t> mismatches{0}, checked{0};
+  std::atomic<std::uint64_t> next{0};
+  constexpr std::uint64_t kChunk = 1u << 12;
+  auto work = [&] {
+    ciede::release_mpfr_cache_at_thread_exit();
+    ciede::HostMath fast;
+    ciede::HostMathNoShortcuts book;
+    std::uint64_t bad = 0, n = 0;
+    for (std::uint64_t first; (first = next.fetch_add(kChunk)) < pairs;) {
+      for (std::uint64_t i = first; i < std::min(pairs, first + kChunk); ++i) {
+        std::uint64_t st = i * 0x9e3779b97f4a7c15ull + 12345;
+        auto rnd = [&st] {
+          std::uint64_t z = (st += 0x9e3779b97f4a7c15ull);
+          z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+          z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+          return z ^ (z >> 31);
+        };
+        const unsigned bpc = (i & 1) ? 10u : 8u, maxv = (1u << bpc) - 1, mid = 1u << (bpc - 1);
+        unsigned c[6];
+        for (auto& v : c) v = static_cast<unsigned>(rnd() & maxv);
+        if (i % 3 == 1)
+          for (int k = 0; k < 3; ++k) c[3 + k] = std::min(maxv, c[k] + static_cast<unsigned>(rnd() % 7));
+        if (i % 3 == 2) c[1] = c[2] = c[4] = c[5] = mid + static_cast<unsigned>(rnd() % 2);
+        const ciede::LabScale s = ciede::lab_scale(bpc);
+        const ciede::Lab a = ciede::lab_from_yuv(c[0], c[1], c[2], s, fast), b = ciede::lab_from_yuv(c[3], c[4], c[5], s, fast);
+        bad += std::bit_cast<std::uint32_t>(ciede::ciede2000(a, b, fast)) !=
+               std::bit_cast<std::uint32_t>(ciede::ciede2000(a, b, book));
+        ++n;
+      }
+    }
+    mismatches += bad;
+    checked += n;
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 0; i < threads; ++i) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  EXPECT_EQ(checked.load(), pairs);
+  EXPECT_EQ(mismatches.load(), 0u);
+  std::printf("[ ciede ] shortcuts vs none: %llu pairs, %llu mismatches\n",
+              static_cast<unsigned long long>(checked.load()), static_cast<unsigned long long>(mismatches.load()));
+}
+
+// f(60 exp(-d^2)) through exp_approx and the rounding test equals R's for
+// every float d^2 in [0, 130] (d = (hue in degrees - 275) / 25 is within
+// [-11, 11]).
+TEST(CiedeLong, SixtyExpShortcutOnEveryFloatSquare) {
+  const std::uint32_t end = std::bit_cast<std::uint32_t>(130.0f) + 1;
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::atomic<std::uint64_t> mismatches{0}, checked{0};
+  std::atomic<std::uint32_t> next{0};
+  constexpr std::uint32_t kChunk = 1u << 16;
+  auto work = [&] {
+    ciede::release_mpfr_cache_at_thread_exit();
+    ciede::HostMath m;
+    std::uint64_t bad = 0, n = 0;
+    for (std::uint32_t first; (first = next.fetch_add(kChunk)) < end;) {
+      for (std::uint32_t b = first; b < std::min(end, first + kChunk); ++b) {
+        const double x = -static_cast<double>(std::bit_cast<float>(b));
+        bad += std::bit_cast<std::uint32_t>(ciede::sixty_exp_to_float(x, m)) !=
+               std::bit_cast<std::uint32_t>(ciede::f(60.0 * m.exp_f64(x)));
+        ++n;
+      }
+    }
+    mismatches += bad;
+    checked += n;
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 0; i < threads; ++i) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  EXPECT_EQ(checked.load(), std::uint64_t{end});
+  EXPECT_EQ(mismatches.load(), 0u);
+  std::printf("[ ciede ] 60 exp shortcut: %llu floats, %llu mismatches\n",
+              static_cast<unsigned long long>(checked.load()), static_cast<unsigned long long>(mismatches.load()));
+}
+
+}  // namespace
+}  // namespace exactvmaf::test
