@@ -207,7 +207,7 @@ TEST(SpeedMath, DeviceSolveEqualsCpuPath) {
     return static_cast<std::uint32_t>(state >> 33);
   };
   unsigned singular = 0, regular = 0;
-  for (auto [w, h] : {std::pair{288u, 162u}, {160u, 160u}, {176u, 144u}, {480u, 270u}})
+  for (auto [w, h] : {std::pair{288u, 162u}, {160u, 160u}, {176u, 144u}, {480u, 270u}, {1920u, 1080u}, {3840u, 2160u}})
     for (int kind = 0; kind < 6; ++kind) {
       const speed::Dims d = speed::make_dims(w, h, 1.0);
       ASSERT_TRUE(speed::dims_valid(d));

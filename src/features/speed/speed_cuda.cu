@@ -11,15 +11,18 @@
 //   2. residual: one thread per sample of the truncated plane: sample minus
 //      its local mean (filter_at), also written into the independent term Y.
 //   3. means: one thread per (plane, block offset): the float sum in row
-//      order (a sequential chain).
+//      order (a sequential chain; loads in batches of 32 ahead of the adds).
 //   4. covariance: one thread per (plane, offset pair): the double sum in row
-//      order (a sequential chain).
-//   5. solve: one block per plane: Householder tridiagonalisation (vectors on
-//      thread 0, the products in parallel, each entry a sequential chain), the
-//      implicit QR sweeps on thread 0, the regular/singular decision, the QR
-//      decomposition of K (reflector products in parallel), Q Y, back
-//      substitution (a thread per column), variances and entropies (a thread
-//      per block).
+//      order (a sequential chain, batched loads). 32-thread blocks: the few
+//      long chains spread over as many SMs as possible.
+//   5. solve: one block per plane, two groups side by side: warp 0 runs the
+//      Householder tridiagonalisation (vectors on lane 0, the products over
+//      the warp, each entry a sequential chain), the implicit QR sweeps on
+//      lane 0 and the regular/singular decision; warps 1-19 meanwhile run
+//      the QR decomposition of K (reflector products in parallel), Q Y and
+//      back substitution (a thread per column), used only where K is
+//      regular; then all threads: variances and entropies (a thread per
+//      block).
 //   6. score: one block per ref/dis pair: the per-block terms in parallel, the
 //      float sum on thread 0 in block order.
 //
@@ -38,8 +41,8 @@ namespace exactvmaf::speed {
 namespace {
 
 constexpr unsigned kThreads = 256;
-constexpr unsigned kChainThreads = 64;    // means and covariance: few long chains, spread over SMs
-constexpr unsigned kSolveThreads = 640;   // >= 625 entries of a 25x25 matrix
+constexpr unsigned kChainThreads = 32;    // means and covariance: few long chains, one warp per SM
+constexpr unsigned kSolveThreads = 640;   // warp 0: eigenvalues; 608 threads (~ 625 entries) the QR solve
 constexpr unsigned kMaxPlanes = 4;
 constexpr unsigned kPairs = block_elems * (block_elems + 1) / 2;  // 325 covariance terms
 
@@ -194,17 +197,40 @@ struct BlockSync {
   __device__ void operator()() const { __syncthreads(); }
 };
 
-// speed_math.hpp's solve_plane with the block's threads.
+struct WarpSync {
+  __device__ void operator()() const { __syncwarp(); }
+};
+
+// Barrier 1 over the block's threads from warp 1 on (a multiple of 32);
+// the non-.aligned form, as thread 0's steps leave its warp diverged.
+struct QrGroupSync {
+  unsigned count;
+  __device__ void operator()() const { asm volatile("barrier.sync 1, %0;" ::"r"(count) : "memory"); }
+};
+
+// speed_math.hpp's solve_plane with the block's threads, its first two parts
+// side by side: warp 0 runs the tridiagonalisation and the (serial)
+// eigenvalue iteration, warps 1.. the QR solve (speculatively: X is used
+// only where the matrix is regular, as solve_plane decides). Same chains,
+// same bits; the frame's critical path is the longer of the two instead of
+// their sum.
 __global__ void __launch_bounds__(kSolveThreads) solve_kernel(const Params p, DeviceScratch s) {
   __shared__ SolveShared sh;
   const unsigned plane = blockIdx.x;
   const int nb = static_cast<int>(p.dims.num_blocks);
   const std::size_t at = static_cast<std::size_t>(plane) * block_elems * nb;
+  const float* K = s.cov + plane * block_elems * block_elems;
+  const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+  constexpr int kEigenThreads = 32;
+  if (tid < kEigenThreads)
+    solve_eigenvalues(tid, kEigenThreads, WarpSync{}, sh, K, s.eig + plane * block_elems);
+  else
+    solve_qr(tid - kEigenThreads, nt - kEigenThreads, QrGroupSync{static_cast<unsigned>(nt - kEigenThreads)}, sh, K,
+             s.y + at, s.qy + at, s.x + at, nb);
+  __syncthreads();
   FastMath m;
-  const bool cannot_invert = solve_plane(static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x), BlockSync{}, sh,
-                                         s.cov + plane * block_elems * block_elems, s.y + at, s.qy + at, s.x + at,
-                                         s.eig + plane * block_elems, nb, p.sigma_nn, p.log2_2pie,
-                                         s.variance + plane * nb, s.entropy + plane * nb, m);
+  const bool cannot_invert = solve_finish(tid, nt, BlockSync{}, sh, s.y + at, s.x + at, nb, p.sigma_nn, p.log2_2pie,
+                                          s.variance + plane * nb, s.entropy + plane * nb, m);
   if (m.undecided) flag(s.result, kUndecided);
   if (threadIdx.x == 0) {
     s.plane_err[plane] = cannot_invert ? 1 : 0;
@@ -227,7 +253,15 @@ __global__ void __launch_bounds__(kThreads) score_kernel(const Params p, DeviceS
     const bool er = s.plane_err[ref] != 0, ed = s.plane_err[dis] != 0;
     float score = 0;
     if (er == ed) {
-      for (int b = 0; b < nb; ++b) score += bscore[b];
+      // In block order; a batch of loads in flight ahead of the adds.
+      for (int b0 = 0; b0 < nb; b0 += static_cast<int>(chain_batch)) {
+        float v[chain_batch];
+#pragma unroll
+        for (int k = 0; k < static_cast<int>(chain_batch); ++k) v[k] = b0 + k < nb ? bscore[b0 + k] : 0.0f;
+#pragma unroll
+        for (int k = 0; k < static_cast<int>(chain_batch); ++k)
+          if (b0 + k < nb) score += v[k];
+      }
       score = frame_score(score, p.dims.num_blocks);
     }
     s.result->score[pair] = score;

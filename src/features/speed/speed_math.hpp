@@ -350,12 +350,36 @@ struct PlaneRef {
 
 // ---- est_params -----------------------------------------------------------------------
 
+#if defined(__CUDA_ARCH__)
+#define EXACTVMAF_SPEED_UNROLL _Pragma("unroll")
+#else
+#define EXACTVMAF_SPEED_UNROLL
+#endif
+
+// One chain per call (the device's thread per chain): the sub_h x sub_w
+// samples in row order, each row read chain_batch samples at a time into
+// registers before they are added (so that a device thread has a batch of
+// loads in flight instead of one load per dependent add; the last batch of a
+// row is partial). The additions are the plain row-order loops' (the host
+// test checks them against the CPU's interleaved loops).
+inline constexpr unsigned chain_batch = 32;
+
 // compute_mean for block offset (r, c): float sum in row order, divided by
 // the sample count converted to float.
 EXACTVMAF_HD_INLINE float block_mean(const float* data, std::ptrdiff_t stride, const Dims& d, unsigned r, unsigned c) {
   float acc = 0;
-  for (unsigned i = 0; i < d.sub_h; ++i)
-    for (unsigned j = 0; j < d.sub_w; ++j) acc += data[(r + i) * stride + (c + j)];
+  for (unsigned i = 0; i < d.sub_h; ++i) {
+    const float* row = data + static_cast<std::ptrdiff_t>(r + i) * stride + c;
+    for (unsigned j = 0; j < d.sub_w; j += chain_batch) {
+      const unsigned left = d.sub_w - j;
+      float v[chain_batch];
+      EXACTVMAF_SPEED_UNROLL
+      for (unsigned k = 0; k < chain_batch; ++k) v[k] = k < left ? row[j + k] : 0.0f;
+      EXACTVMAF_SPEED_UNROLL
+      for (unsigned k = 0; k < chain_batch; ++k)
+        if (k < left) acc += v[k];
+    }
+  }
   return acc / static_cast<float>(static_cast<std::size_t>(d.sub_w) * d.sub_h);
 }
 
@@ -366,15 +390,23 @@ EXACTVMAF_HD_INLINE float block_covariance(const float* data, std::ptrdiff_t str
   const unsigned rx = xi / block_size, cx = xi % block_size, ry = yi / block_size, cy = yi % block_size;
   const double mean_x = static_cast<double>(means[xi]);
   const double mean_y = static_cast<double>(means[yi]);
-  const float* px = data + rx * stride + cx;
-  const float* py = data + ry * stride + cy;
   double acc = 0;
-  for (unsigned i = 0; i < d.sub_h; ++i)
-    for (unsigned j = 0; j < d.sub_w; ++j) {
-      const double vx = static_cast<double>(px[i * stride + j]);
-      const double vy = static_cast<double>(py[i * stride + j]);
-      acc += (vx - mean_x) * (vy - mean_y);
+  for (unsigned i = 0; i < d.sub_h; ++i) {
+    const float* row_x = data + static_cast<std::ptrdiff_t>(rx + i) * stride + cx;
+    const float* row_y = data + static_cast<std::ptrdiff_t>(ry + i) * stride + cy;
+    for (unsigned j = 0; j < d.sub_w; j += chain_batch) {
+      const unsigned left = d.sub_w - j;
+      float vx[chain_batch], vy[chain_batch];
+      EXACTVMAF_SPEED_UNROLL
+      for (unsigned k = 0; k < chain_batch; ++k) {
+        vx[k] = k < left ? row_x[j + k] : 0.0f;
+        vy[k] = k < left ? row_y[j + k] : 0.0f;
+      }
+      EXACTVMAF_SPEED_UNROLL
+      for (unsigned k = 0; k < chain_batch; ++k)
+        if (k < left) acc += (static_cast<double>(vx[k]) - mean_x) * (static_cast<double>(vy[k]) - mean_y);
     }
+  }
   return static_cast<float>(acc / static_cast<double>(static_cast<std::size_t>(d.sub_w) * d.sub_h));
 }
 
@@ -785,20 +817,22 @@ struct SolveShared {
   int regular, solved, no_convergence;
 };
 
-// est_params steps 2, 4-9 for one plane with nt threads (this one is tid):
-// the same chains as tridiagonalize, tridiagonal_eigenvalues and qr_solve,
-// with the independent entries of each step spread over the threads and
-// sync() (a block barrier) between steps. With tid = 0, nt = 1 and a no-op
-// sync it is a sequential program (the host test runs it that way). K: the
-// covariance matrix; Y: the independent term (25 x nb); QY, X: 25 x nb
-// scratch and solution; eig: the 25 eigenvalues; variance, entropy: per
-// block. Returns (in every thread) whether the system could not be solved.
-template <class Sync, class M>
-EXACTVMAF_HD_INLINE bool solve_plane(int tid, int nt, Sync sync, SolveShared& sh, const float* K, const float* Y,
-                                     float* QY, float* X, float* eig, int nb, float sigma_nn, double log2_2pie,
-                                     float* variance, float* entropy, M& m) {
+// est_params steps 2, 4-9 for one plane with nt threads (this one is tid),
+// in three parts that the device can also run side by side (the eigenvalues
+// on one group of threads, the QR solve on another, each with its own
+// barrier; they use disjoint parts of SolveShared): the same chains as
+// tridiagonalize, tridiagonal_eigenvalues and qr_solve, with the independent
+// entries of each step spread over the threads and sync() (a barrier of the
+// group) between steps. With tid = 0, nt = 1 and a no-op sync it is a
+// sequential program (the host test runs it that way).
+
+// Part 1 (convert_to_tridiagonal, the eigenvalue iteration, the regular
+// decision): eig gets the 25 eigenvalues (also left in sh.d), sh.regular and
+// sh.no_convergence are set by thread 0 after the last sync (the caller
+// synchronises before reading them). Uses sh.A, hv, hx, tau, d, sd.
+template <class Sync>
+EXACTVMAF_HD_INLINE void solve_eigenvalues(int tid, int nt, Sync sync, SolveShared& sh, const float* K, float* eig) {
   constexpr int n = static_cast<int>(block_elems);
-  // Eigenvalues: convert_to_tridiagonal.
   for (int e = tid; e < n * n; e += nt) sh.A[e] = K[e];
   sync();
   for (int i = 0; i < n - 2; ++i) {
@@ -840,60 +874,91 @@ EXACTVMAF_HD_INLINE bool solve_plane(int tid, int nt, Sync sync, SolveShared& sh
       if (!eigenvalue_regular(sh.d[k])) regular = 0;
     }
     sh.regular = regular;
-    sh.solved = 0;
+  }
+}
+
+// Part 2 (matrix_qr_decomposition of K, Q^T^T Y, back substitution): X and
+// QY (25 x nb) and sh.solved (whether every |R_ii| >= 1e-6; X is valid only
+// then). Does not depend on part 1: the device runs it speculatively, the
+// result is used only where the matrix was regular. Uses sh.tz, Q, tq, tm,
+// vec, solved.
+template <class Sync>
+EXACTVMAF_HD_INLINE void solve_qr(int tid, int nt, Sync sync, SolveShared& sh, const float* K, const float* Y,
+                                  float* QY, float* X, int nb) {
+  constexpr int n = static_cast<int>(block_elems);
+  for (int e = tid; e < n * n; e += nt) {
+    sh.tz[e] = K[e];
+    sh.Q[e] = (e / n == e % n) ? 1.0f : 0.0f;
   }
   sync();
-  // The QR solve (matrix_qr_decomposition, Q^T^T Y, back substitution).
-  if (sh.regular) {
-    for (int e = tid; e < n * n; e += nt) {
-      sh.tz[e] = K[e];
-      sh.Q[e] = (e / n == e % n) ? 1.0f : 0.0f;
-    }
+  for (int k = 0; k < n - 1; ++k) {
+    for (int e = tid; e < n * n; e += nt) sh.tz[e] = minor_entry(sh.tz, n, k, e / n, e % n);
     sync();
-    for (int k = 0; k < n - 1; ++k) {
-      for (int e = tid; e < n * n; e += nt) sh.tz[e] = minor_entry(sh.tz, n, k, e / n, e % n);
-      sync();
-      if (tid == 0) qr_householder_vector(sh.tz, K, n, k, sh.vec);
-      sync();
-      for (int e = tid; e < n * n; e += nt) sh.tq[e] = reflector_entry(sh.vec, e / n, e % n);
-      sync();
-      for (int e = tid; e < n * n; e += nt) sh.tm[e] = matmul_entry(sh.tq, sh.tz, e / n, e % n, n, n, n);
-      sync();
-      for (int e = tid; e < n * n; e += nt) sh.tz[e] = sh.tm[e];
-      sync();
-      for (int e = tid; e < n * n; e += nt) sh.tm[e] = matmul_entry(sh.tq, sh.Q, e / n, e % n, n, n, n);
-      sync();
-      for (int e = tid; e < n * n; e += nt) sh.Q[e] = sh.tm[e];
-      sync();
-    }
-    for (int e = tid; e < n * n; e += nt) sh.tm[e] = matmul_entry(sh.Q, K, e / n, e % n, n, n, n);  // R
-    for (int e = tid; e < n * nb; e += nt) QY[e] = matmul_entry(sh.Q, Y, e / nb, e % nb, n, n, nb);
+    if (tid == 0) qr_householder_vector(sh.tz, K, n, k, sh.vec);
     sync();
-    if (tid == 0) {
-      int ok = 1;
-      for (int i = 0; i < n; ++i) ok = ok && eigenvalue_regular(abs_f32(sh.tm[i * n + i]));
-      sh.solved = ok;
-    }
+    for (int e = tid; e < n * n; e += nt) sh.tq[e] = reflector_entry(sh.vec, e / n, e % n);
     sync();
-    if (sh.solved)
-      for (int j = tid; j < nb; j += nt)
-        for (int i = n - 1; i >= 0; --i) {
-          float t = QY[i * nb + j];
-          for (int k = i + 1; k < n; ++k) t -= X[k * nb + j] * sh.tm[i * n + k];
-          X[i * nb + j] = t / sh.tm[i * n + i];
-        }
+    for (int e = tid; e < n * n; e += nt) sh.tm[e] = matmul_entry(sh.tq, sh.tz, e / n, e % n, n, n, n);
+    sync();
+    for (int e = tid; e < n * n; e += nt) sh.tz[e] = sh.tm[e];
+    sync();
+    for (int e = tid; e < n * n; e += nt) sh.tm[e] = matmul_entry(sh.tq, sh.Q, e / n, e % n, n, n, n);
+    sync();
+    for (int e = tid; e < n * n; e += nt) sh.Q[e] = sh.tm[e];
+    sync();
   }
+  for (int e = tid; e < n * n; e += nt) sh.tm[e] = matmul_entry(sh.Q, K, e / n, e % n, n, n, n);  // R
+  for (int e = tid; e < n * nb; e += nt) QY[e] = matmul_entry(sh.Q, Y, e / nb, e % nb, n, n, nb);
+  sync();
+  if (tid == 0) {
+    int ok = 1;
+    for (int i = 0; i < n; ++i) ok = ok && eigenvalue_regular(abs_f32(sh.tm[i * n + i]));
+    sh.solved = ok;
+  }
+  sync();
+  if (sh.solved)
+    for (int j = tid; j < nb; j += nt)
+      for (int i = n - 1; i >= 0; --i) {
+        float t = QY[i * nb + j];
+        for (int k = i + 1; k < n; ++k) t -= X[k * nb + j] * sh.tm[i * n + k];
+        X[i * nb + j] = t / sh.tm[i * n + i];
+      }
+}
+
+// Part 3, after parts 1 and 2 and a barrier of all nt threads: X = 0 where the
+// system could not be solved, the variances and entropies per block. Returns
+// (in every thread) whether the system could not be solved.
+template <class Sync, class M>
+EXACTVMAF_HD_INLINE bool solve_finish(int tid, int nt, Sync sync, SolveShared& sh, const float* Y, float* X, int nb,
+                                      float sigma_nn, double log2_2pie, float* variance, float* entropy, M& m) {
+  constexpr int n = static_cast<int>(block_elems);
   const bool cannot_invert = !sh.regular || !sh.solved;
   if (cannot_invert)
     for (int e = tid; e < n * nb; e += nt) X[e] = 0.0f;
   sync();
-  // Variances and entropies per block.
   for (int b = tid; b < nb; b += nt) {
     const float v = block_variance(X, Y, nb, b);
     variance[b] = v;
     entropy[b] = block_entropy(sh.d, v, sigma_nn, log2_2pie, m);
   }
   return cannot_invert;
+}
+
+// The three parts one after the other on the same threads (the QR solve only
+// where the matrix is regular, as upstream). K: the covariance matrix; Y: the
+// independent term (25 x nb); QY, X: 25 x nb scratch and solution; eig: the
+// 25 eigenvalues; variance, entropy: per block. Returns (in every thread)
+// whether the system could not be solved.
+template <class Sync, class M>
+EXACTVMAF_HD_INLINE bool solve_plane(int tid, int nt, Sync sync, SolveShared& sh, const float* K, const float* Y,
+                                     float* QY, float* X, float* eig, int nb, float sigma_nn, double log2_2pie,
+                                     float* variance, float* entropy, M& m) {
+  if (tid == 0) sh.solved = 0;
+  solve_eigenvalues(tid, nt, sync, sh, K, eig);
+  sync();
+  if (sh.regular) solve_qr(tid, nt, sync, sh, K, Y, QY, X, nb);
+  sync();
+  return solve_finish(tid, nt, sync, sh, Y, X, nb, sigma_nn, log2_2pie, variance, entropy, m);
 }
 
 }  // namespace exactvmaf::speed
