@@ -2,9 +2,12 @@
 //
 //   exactvmaf_bench [--benchmark_filter=REGEX] [google-benchmark flags]
 //
-// Names: FEATURE/BACKEND/SIZE/threads:N/SOURCE. Inputs are raw 8-bit 4:2:0
-// pairs generated once into $EXACTVMAF_BENCH_DIR (default
-// /tmp/exactvmaf-bench); SOURCE "file" reads them from the files each
+// Names: FEATURE[@natural]/BACKEND/SIZE/threads:N/SOURCE. Inputs are raw
+// 8-bit 4:2:0 pairs generated once into $EXACTVMAF_BENCH_DIR (default
+// /tmp/exactvmaf-bench): by default a textured gradient with uniform noise
+// on the distorted side (noise-like statistics); "@natural" rows use
+// video-like content (smooth moving shapes, mild noise; the distorted side
+// blurred and coarsely quantised), see ensure_natural_pair. SOURCE "file" reads them from the files each
 // iteration (the page cache, once warm), as the CLI does; "memory" serves 8
 // preloaded frames in a cycle. The "fps" counter is frames per wall-clock
 // second of the whole run() (reading, features, collection, and for
@@ -13,6 +16,7 @@
 // pairs per second, for the luma and the whole-frame pair of each size.
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -82,6 +86,61 @@ std::pair<fs::path, fs::path> ensure_pair(const Size& s) {
   return {ref, dist};
 }
 
+// Natural-looking content, cheap to make (integer arithmetic): a smooth
+// diagonal gradient drifting 2 px per frame, a bright disc and a dark
+// rectangle moving across it, and +-1 noise; chroma: slow gradients with the
+// shapes tinted. The distorted frame is a 2x2 box blur of the reference
+// quantised to steps of 6, as a coarse encoder would leave it.
+std::pair<fs::path, fs::path> ensure_natural_pair(const Size& s) {
+  const fs::path ref = bench_dir() / fmt::format("ref_natural_{}_8b_420_{}f.yuv", s.name, s.frames);
+  const fs::path dist = bench_dir() / fmt::format("dist_natural_{}_8b_420_{}f.yuv", s.name, s.frames);
+  ev::VideoFormat f{s.w, s.h, ev::PixelFormat::yuv420, 8};
+  const auto frame_bytes = f.packed_frame_bytes();
+  if (fs::exists(ref) && fs::exists(dist) && fs::file_size(ref) == frame_bytes * s.frames &&
+      fs::file_size(dist) == frame_bytes * s.frames)
+    return {ref, dist};
+  fs::create_directories(bench_dir());
+  std::ofstream r(ref, std::ios::binary), d(dist, std::ios::binary);
+  std::vector<unsigned char> a(frame_bytes), b(frame_bytes);
+  std::uint32_t noise = 12345;
+  for (unsigned i = 0; i < s.frames; ++i) {
+    std::size_t off = 0;
+    for (unsigned p = 0; p < 3; ++p) {
+      const unsigned pw = f.plane_width(p), ph = f.plane_height(p), sub = p ? 2 : 1;
+      // shapes in luma coordinates
+      const long cx = static_cast<long>((s.w / 4 + i * s.w / 96) % s.w), cy = static_cast<long>(s.h / 2);
+      const long rad = static_cast<long>(s.h / 5);
+      const long rx0 = static_cast<long>((s.w * 3 / 4 + s.w - (i * s.w / 128) % s.w) % s.w), ry0 = static_cast<long>(s.h / 6);
+      for (unsigned y = 0; y < ph; ++y)
+        for (unsigned x = 0; x < pw; ++x) {
+          const long lx = static_cast<long>(x * sub), ly = static_cast<long>(y * sub);
+          long v = p == 0 ? 40 + (160 * ((lx + ly + 2 * static_cast<long>(i)) % (2 * static_cast<long>(s.w)))) /
+                                     (2 * static_cast<long>(s.w))
+                          : 128 + (p == 1 ? 1 : -1) * (20 * (lx + static_cast<long>(i))) / static_cast<long>(s.w) -
+                                10 + (20 * ly) / static_cast<long>(s.h);
+          const long dx = lx - cx, dy = ly - cy;
+          if (dx * dx + dy * dy < rad * rad) v = p == 0 ? 220 - (dx * dx + dy * dy) * 40 / (rad * rad) : v + (p == 1 ? 30 : -25);
+          if (lx >= rx0 && lx < rx0 + static_cast<long>(s.w / 6) && ly >= ry0 && ly < ry0 + static_cast<long>(s.h / 4))
+            v = p == 0 ? 30 + (lx - rx0) % 8 : v - (p == 1 ? 20 : -15);
+          noise = noise * 1664525u + 1013904223u;
+          v += static_cast<long>(noise >> 30) - 1;  // -1, 0, 1, 2 (mild)
+          a[off + static_cast<std::size_t>(y) * pw + x] = static_cast<unsigned char>(std::clamp(v, 0l, 255l));
+        }
+      for (unsigned y = 0; y < ph; ++y)
+        for (unsigned x = 0; x < pw; ++x) {
+          const unsigned x1 = std::min(x + 1, pw - 1), y1 = std::min(y + 1, ph - 1);
+          const unsigned char* q = a.data() + off;
+          const unsigned blur = (q[y * pw + x] + q[y * pw + x1] + q[y1 * pw + x] + q[y1 * pw + x1] + 2u) / 4u;
+          b[off + static_cast<std::size_t>(y) * pw + x] = static_cast<unsigned char>(std::min(255u, blur / 6u * 6u + 3u));
+        }
+      off += static_cast<std::size_t>(pw) * ph;
+    }
+    r.write(reinterpret_cast<const char*>(a.data()), static_cast<std::streamsize>(a.size()));
+    d.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  }
+  return {ref, dist};
+}
+
 // Frames held in memory (preloaded): `distinct` frames of a file, served
 // `frames` times in a cycle, readable from several threads at once. Each
 // frame is copied into the pipeline's buffer, as a decoder would write it.
@@ -133,8 +192,8 @@ enum class Source { file, memory };
 // model search (EXACTVMAF_MODEL_DIR or the build's default); anything else a
 // --feature argument.
 void run_feature(benchmark::State& state, const Size& s, const std::string& feature, ev::Backend backend,
-                 unsigned threads, Source source) {
-  const auto [ref_path, dist_path] = ensure_pair(s);
+                 unsigned threads, Source source, bool natural) {
+  const auto [ref_path, dist_path] = natural ? ensure_natural_pair(s) : ensure_pair(s);
   const ev::VideoFormat fmt{s.w, s.h, ev::PixelFormat::yuv420, 8};
   const ev::RawParams raw{s.w, s.h, ev::PixelFormat::yuv420, 8};
   std::vector<ev::Model> models;
@@ -207,22 +266,37 @@ void register_all() {
   const bool have_cuda = !cuda.devices.empty();
   std::vector<unsigned> cuda_threads = {1, 4, 8};
   if (hw > 8) cuda_threads.push_back(hw);
-  for (const char* feature : {"null", "psnr", "float_psnr", "motion", "adm", "float_adm", "vif", "vmaf_v0.6.1",
-                              "speed_chroma", "speed_temporal", "ciede", "ciede=lab_table=false"})
-    for (const auto& s : kSizes)
-      for (Source src : {Source::file, Source::memory}) {
-        const char* src_name = src == Source::file ? "file" : "memory";
-        auto reg = [&](ev::Backend b, const char* bname, unsigned t) {
-          benchmark::RegisterBenchmark(fmt::format("{}/{}/{}/threads:{}/{}", feature, bname, s.name, t, src_name).c_str(),
-                                       [=](benchmark::State& st) { run_feature(st, s, feature, b, t, src); })
-              ->Unit(benchmark::kMillisecond)
-              ->UseRealTime()
-              ->MinTime(1.0);
-        };
-        for (unsigned t : cpu_threads) reg(ev::Backend::cpu, "cpu", t);
-        if (have_cuda)
-          for (unsigned t : cuda_threads) reg(ev::Backend::cuda, "cuda", t);
-      }
+  // Rows on the generated noise-like pairs, and on natural content
+  // (FEATURE@natural/...) for the features whose work depends on content.
+  struct RowSet {
+    bool natural;
+    std::vector<const char*> features;
+  };
+  const RowSet row_sets[] = {
+      {false,
+       {"null", "psnr", "float_psnr", "motion", "adm", "float_adm", "vif", "vmaf_v0.6.1", "speed_chroma",
+        "speed_temporal", "ciede", "ciede=lab_table=false"}},
+      {true, {"vmaf_v0.6.1", "float_adm", "speed_chroma", "speed_temporal", "ciede", "ciede=lab_table=false"}},
+  };
+  for (const RowSet& set : row_sets)
+    for (const char* feature : set.features)
+      for (const auto& s : kSizes)
+        for (Source src : {Source::file, Source::memory}) {
+          const char* src_name = src == Source::file ? "file" : "memory";
+          const bool natural = set.natural;
+          auto reg = [&](ev::Backend b, const char* bname, unsigned t) {
+            benchmark::RegisterBenchmark(
+                fmt::format("{}{}/{}/{}/threads:{}/{}", feature, natural ? "@natural" : "", bname, s.name, t, src_name)
+                    .c_str(),
+                [=](benchmark::State& st) { run_feature(st, s, feature, b, t, src, natural); })
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime()
+                ->MinTime(1.0);
+          };
+          for (unsigned t : cpu_threads) reg(ev::Backend::cpu, "cpu", t);
+          if (have_cuda)
+            for (unsigned t : cuda_threads) reg(ev::Backend::cuda, "cuda", t);
+        }
 #if EXACTVMAF_BENCH_CUDA
   if (have_cuda) register_h2d_benchmarks();
 #endif
