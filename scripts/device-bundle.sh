@@ -3,13 +3,19 @@
 # Debian's libraries: copies the CLI, the parity tool, the benchmark, every test binary and the
 # shared libraries they need that are not part of glibc/libstdc++/CUDA.
 #
-#   scripts/device-bundle.sh BUILD_DIR [OUT_DIR]     (default OUT_DIR: .devrun)
+#   scripts/device-bundle.sh BUILD_DIR [OUT_DIR] [--pack]     (default OUT_DIR: .devrun)
+#
+# The binaries are stripped. With --pack, OUT_DIR holds only bundle.tar.xz
+# (the binaries are ~5 MB each, mostly device code, and the carried tree is
+# limited to 64 MiB); tests/backends/device_checks.sh unpacks it. The VMAF
+# models (MODELS_DIR, default ../shared/models) are copied in when present.
 #
 # On the GPU machine (OUT_DIR travels as an ignored, carried path):
 #   cd .devrun && export LD_LIBRARY_PATH=$PWD/lib:$LD_LIBRARY_PATH && ./device_rmath_long
 set -euo pipefail
 build="${1:?usage: scripts/device-bundle.sh BUILD_DIR [OUT_DIR]}"
 out="${2:-.devrun}"
+pack="${3:-}"
 rm -rf "$out"
 mkdir -p "$out/lib"
 bins=()
@@ -22,4 +28,13 @@ cp "${bins[@]}" "$out/"
 for b in "${bins[@]}"; do ldd "$b"; done | awk '/=> \// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|libcudart|libcuda)\.so' |
   while read -r lib; do cp -L "$lib" "$out/lib/"; done
+strip "$out"/* 2>/dev/null || true
+# The VMAF models travel along (tests and -m read them there).
+models="${MODELS_DIR:-$(dirname "$0")/../../shared/models}"
+[ -d "$models" ] && mkdir -p "$out/models" && cp -r "$models"/. "$out/models/"
+if [ "$pack" = --pack ]; then
+  tmp="$(mktemp -d)"
+  tar -C "$out" -cJf "$tmp/bundle.tar.xz" .
+  rm -rf "$out" && mkdir -p "$out" && mv "$tmp/bundle.tar.xz" "$out/" && rmdir "$tmp"
+fi
 du -sh "$out"

@@ -16,6 +16,10 @@
 set -uo pipefail
 src_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bundle="$(cd "${1:-.devrun}" && pwd)"
+# A packed bundle (scripts/device-bundle.sh ... --pack) is unpacked next to it.
+if [ -f "$bundle/bundle.tar.xz" ] && [ ! -x "$bundle/exactvmaf" ]; then
+  mkdir -p "$bundle/unpacked" && tar -C "$bundle/unpacked" -xJf "$bundle/bundle.tar.xz" && bundle="$bundle/unpacked"
+fi
 logs="${2:-device-logs}"
 mode="${3:-}"
 mkdir -p "$logs"
@@ -34,7 +38,7 @@ nvidia-smi > "$logs/nvidia-smi.txt" 2>&1 || echo "nvidia-smi failed" >> "$summar
 status=0
 
 tests=$(cd "$bundle" && ls *cuda*_test 2>/dev/null)
-for t in $tests feature_motion_test feature_vif_test feature_adm_test model_test core_test cli_test; do
+for t in $tests feature_motion_test feature_vif_test feature_adm_test feature_float_adm_test feature_speed_test feature_ciede_test model_test core_test cli_test; do
   [ -x "$bundle/$t" ] || { echo "$t: not in the bundle" | tee -a "$summary"; continue; }
   "$bundle/$t" > "$logs/$t.log" 2>&1
   rc=$?
