@@ -213,10 +213,12 @@ void run_feature(benchmark::State& state, const Size& s, const std::string& feat
   // frames as the file has.
   const std::uint64_t run_frames = source == Source::memory ? s.frames * 4 : s.frames;
   // ciede on the CPU takes about half a second per 1080p frame of this
-  // (noisy) content on one thread: a few frames (about 8 M pixels) make a row.
-  const std::uint64_t frame_cap = feature.rfind("ciede", 0) == 0 && backend == ev::Backend::cpu
-                                      ? std::max<std::uint64_t>(2, 8000000ull / (std::uint64_t{s.w} * s.h))
-                                      : 0;
+  // (noisy) content on one thread: a few frames (about 8 M pixels per
+  // thread, at least two frames per thread so every thread works) make a row.
+  const std::uint64_t frame_cap =
+      feature.rfind("ciede", 0) == 0 && backend == ev::Backend::cpu
+          ? std::min<std::uint64_t>(run_frames, threads * std::max<std::uint64_t>(2, 8000000ull / (std::uint64_t{s.w} * s.h)))
+          : 0;
   std::unique_ptr<MemoryReader> mem_ref, mem_dist;
   if (source == Source::memory) {
     mem_ref = std::make_unique<MemoryReader>(ref_path, fmt, 8, run_frames);
