@@ -133,4 +133,11 @@ inline float barten_csf(int lambda, double view_dist, int display_height, double
   return static_cast<float>(d(csf * mtf * rod_cone) * csf_scale);
 }
 
+// One frame's scores (integer and float ADM alike), written to the outputs
+// by adm_outputs.hpp.
+struct FrameScores {
+  double adm2 = 0, aim = 0, adm3 = 0, num = 0, den = 0;
+  double scale_num[4] = {0, 0, 0, 0}, scale_den[4] = {0, 0, 0, 0};
+};
+
 }  // namespace exactvmaf::adm

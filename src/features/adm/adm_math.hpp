@@ -750,11 +750,6 @@ inline ScaleFactors scale_factors(int scale, const CsfOptions& o) {
 
 // ---- frame scores -----------------------------------------------------------
 
-struct FrameScores {
-  double adm2 = 0, aim = 0, adm3 = 0, num = 0, den = 0;
-  double scale_num[4] = {0, 0, 0, 0}, scale_den[4] = {0, 0, 0, 0};
-};
-
 // From the per-scale floats, as upstream's integer_compute_adm and extract.
 // Where the denominator vanishes upstream reports adm 1 and leaves aim
 // uninitialised; R reports aim 0 there.

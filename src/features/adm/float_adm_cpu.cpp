@@ -130,22 +130,6 @@ FrameScores CpuFrame::compute(const PictureView& ref, const PictureView& dist) {
   return frame_scores(num, den, aim, static_cast<int>(c_.w), static_cast<int>(c_.h), c_.frame);
 }
 
-void write_frame_outputs(const FrameScores& fs, bool debug, FrameOutput& out) {
-  unsigned slot = 0;
-  out.set(slot++, fs.adm2);
-  out.set(slot++, fs.aim);
-  out.set(slot++, fs.adm3);
-  for (int s = 0; s < num_scales; ++s) out.set(slot++, fs.scale_num[s] / fs.scale_den[s]);
-  if (!debug) return;
-  out.set(slot++, fs.adm2);
-  out.set(slot++, fs.num);
-  out.set(slot++, fs.den);
-  for (int s = 0; s < num_scales; ++s) {
-    out.set(slot++, fs.scale_num[s]);
-    out.set(slot++, fs.scale_den[s]);
-  }
-}
-
 }  // namespace float_adm
 
 namespace {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "exactvmaf/feature.hpp"
+#include "features/adm/adm_outputs.hpp"
 #include "features/adm/float_adm_math.hpp"
 #include "features/adm/float_adm_simd.hpp"
 
@@ -47,6 +48,6 @@ class CpuFrame {
   BandSet ref_, dis_, r_, a_, csf_a_, csf_f_;
 };
 
-void write_frame_outputs(const FrameScores& fs, bool debug, FrameOutput& out);
+using adm::write_frame_outputs;  // adm_outputs.hpp: the same outputs as integer adm
 
 }  // namespace exactvmaf::float_adm

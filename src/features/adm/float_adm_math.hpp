@@ -31,6 +31,7 @@ using adm::band_size;
 using adm::cm_next;
 using adm::cm_prev;
 using adm::decouple_region;
+using adm::FrameScores;
 using adm::dwt_src_index;
 using adm::Region;
 using adm::score_region;
@@ -430,11 +431,6 @@ struct FrameOptions {
   double dlm_weight = 0.5, min_val = 0.0;
   bool adm3_apply_hm = false;
   int skip_aim_scale = -1;
-};
-
-struct FrameScores {
-  double adm2 = 0, aim = 0, adm3 = 0, num = 0, den = 0;
-  double scale_num[4] = {0, 0, 0, 0}, scale_den[4] = {0, 0, 0, 0};
 };
 
 // compute_adm's tail and extract's adm3. Where the denominator vanishes

@@ -28,6 +28,7 @@
 #include "numeric/cr_trig.hpp"
 #include "numeric/dd.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/rmath_policy.hpp"
 
 namespace exactvmaf::ciede {
 
@@ -41,18 +42,11 @@ EXACTVMAF_HD_INLINE double sqrt_f64(double x) {
 #endif
 }
 
-// R's host functions: correct rounding for every argument.
-struct HostMath {
-  // The shortcuts below (x^7 as a dd product, plain-double sin/cos/exp/atan2
-  // under a rounding test) give R's values; HostMathNoShortcuts leaves them
-  // out, as the tests' oracle.
+// R's functions (src/numeric/rmath_policy.hpp). The shortcuts below (x^7
+// as a dd product, plain-double sin/cos/exp/atan2 under a rounding test) give
+// R's values; HostMathNoShortcuts leaves them out, as the tests' oracle.
+struct HostMath : rmath::HostMathPolicy {
   static constexpr bool kShortcuts = true;
-  static double pow_f64(double x, double y) { return rmath::cr_pow(x, y); }
-  static float powf_f32(float x, float y) { return rmath::cr_powf(x, y); }
-  static double atan2_f64(double y, double x) { return rmath::cr_atan2(y, x); }
-  static double sin_f64(double x) { return rmath::cr_sin(x); }
-  static double cos_f64(double x) { return rmath::cr_cos(x); }
-  static double exp_f64(double x) { return rmath::cr_exp(x); }
 };
 
 // R's host functions for every call: the formula exactly as upstream writes it.
@@ -60,42 +54,10 @@ struct HostMathNoShortcuts : HostMath {
   static constexpr bool kShortcuts = false;
 };
 
-// The fast paths only (host and device): `undecided` becomes true when a call
-// could not decide its rounding; the sample's value is then not R's and must
-// be recomputed with HostMath.
-struct FastMath {
+// The fast paths only (host and device): after an undecided call the
+// sample's value is not R's and must be recomputed with HostMath.
+struct FastMath : rmath::FastMathPolicy {
   static constexpr bool kShortcuts = true;
-  bool undecided = false;
-  EXACTVMAF_HD_INLINE double pow_f64(double x, double y) {
-    double r = 0.0;
-    if (!rmath::cr_pow_fast(x, y, &r)) undecided = true;
-    return r;
-  }
-  EXACTVMAF_HD_INLINE float powf_f32(float x, float y) {
-    float r = 0.0f;
-    if (!rmath::cr_powf_fast(x, y, &r)) undecided = true;
-    return r;
-  }
-  EXACTVMAF_HD_INLINE double atan2_f64(double y, double x) {
-    double r = 0.0;
-    if (!rmath::cr_atan2_fast(y, x, &r)) undecided = true;
-    return r;
-  }
-  EXACTVMAF_HD_INLINE double sin_f64(double x) {
-    double r = 0.0;
-    if (!rmath::cr_sin_fast(x, &r)) undecided = true;
-    return r;
-  }
-  EXACTVMAF_HD_INLINE double cos_f64(double x) {
-    double r = 0.0;
-    if (!rmath::cr_cos_fast(x, &r)) undecided = true;
-    return r;
-  }
-  EXACTVMAF_HD_INLINE double exp_f64(double x) {
-    double r = 0.0;
-    if (!rmath::cr_exp_fast(x, &r)) undecided = true;
-    return r;
-  }
 };
 
 // x^7 for a float x, the two powers the formula takes (pow(c_bar, 7) in

@@ -23,6 +23,7 @@
 #include "numeric/cr_trig.hpp"
 #include "numeric/dd.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/rmath_policy.hpp"
 
 namespace exactvmaf::speed {
 
@@ -70,25 +71,9 @@ EXACTVMAF_HD_INLINE int sign_of(float x) { return x >= 0 ? 1 : -1; }
 
 // ---- elementary functions -------------------------------------------------------
 
-struct HostMath {
-  static double log2_f64(double x) { return rmath::cr_log2(x); }
-  static double exp_f64(double x) { return rmath::cr_exp(x); }
-  static double sin_f64(double x) { return rmath::cr_sin(x); }
-};
-
-struct FastMath {
-  bool undecided = false;
-  EXACTVMAF_HD_INLINE double log2_f64(double x) {
-    double r = 0.0;
-    if (!rmath::cr_log2_fast(x, &r)) undecided = true;
-    return r;
-  }
-  EXACTVMAF_HD_INLINE double sin_f64(double x) {
-    double r = 0.0;
-    if (!rmath::cr_sin_fast(x, &r)) undecided = true;
-    return r;
-  }
-};
+// R's functions (src/numeric/rmath_policy.hpp); FastMath flags undecided calls.
+using HostMath = rmath::HostMathPolicy;
+using FastMath = rmath::FastMathPolicy;
 
 // ---- dimensions -----------------------------------------------------------------
 
