@@ -22,53 +22,23 @@
 #include "support/backend_parity.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
+#include "support/golden_runs.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
 namespace {
 
-bool golden_is_not_r(const std::string& pair) {
-  return pair == "c02_175x97_8b_420" || pair == "c05_176x144_8b_422" || pair == "c08_176x144_10b_422";
-}
-
-std::vector<std::string> golden_pairs() {
-  std::vector<std::string> out;
-  for (const auto& p : fixture_pairs())
-    if (std::filesystem::exists(golden_dir() / "r" / p.name / "ciede.json")) out.push_back(p.name);
-  return out;
-}
-
-RunOptions options(Backend b, unsigned threads, bool graphs = true) {
-  RunOptions o;
-  o.backend = b;
-  o.threads = threads;
-  o.cuda_graphs = graphs;
-  return o;
-}
-
 class CudaCiedeGolden : public ::testing::TestWithParam<std::string> {};
 
+// Lab table on and off against the CPU's (table on) run.
 TEST_P(CudaCiedeGolden, SameBitsAsCpuAndR) {
   REQUIRE_CUDA_DEVICE();
   const std::string& name = GetParam();
-  const auto pair = fixture_pair(name);
-  ASSERT_TRUE(pair);
-  const RunResult cpu = run_fixture(*pair, {"ciede"}, options(Backend::cpu, 1));
-  const auto r = read_json(golden_dir() / "r" / name / "ciede.json");
-  for (const char* feature : {"ciede", "ciede=lab_table=false"})
-    for (unsigned threads : {1u, 4u}) {
-      const RunResult gpu = run_fixture(*pair, {feature}, options(Backend::cuda, threads));
-      EXPECT_EQ(gpu.backend, Backend::cuda);
-      EXPECT_GT(expect_same_bits(cpu, gpu, fmt::format("{} {} threads {}", name, feature, threads)), 0u);
-      if (!golden_is_not_r(name)) {
-        const GoldenComparison vs_r = compare_with_golden(r, gpu, 1);
-        EXPECT_EQ(vs_r.differing, 0u) << feature << " threads " << threads << ": " << vs_r.differing << " of "
-                                      << vs_r.values << " values differ from R; first: " << vs_r.first_difference;
-      }
-    }
+  expect_cuda_equals_cpu_and_r({name, "ciede"}, GoldenRun{{"ciede"}}, !ciede_golden_is_not_r(name),
+                               {{"ciede"}, {"ciede=lab_table=false"}});
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, CudaCiedeGolden, ::testing::ValuesIn(golden_pairs()), [](const auto& i) {
+INSTANTIATE_TEST_SUITE_P(Fixtures, CudaCiedeGolden, ::testing::ValuesIn(ciede_golden_pairs()), [](const auto& i) {
   std::string n = i.param;
   for (auto& ch : n)
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
@@ -76,14 +46,10 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, CudaCiedeGolden, ::testing::ValuesIn(golden_p
 });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CudaCiedeGolden);
 
-TEST(CudaCiedeGoldenSet, IsPresent) { EXPECT_GE(golden_pairs().size(), 16u); }
+TEST(CudaCiedeGoldenSet, IsPresent) { EXPECT_GE(ciede_golden_pairs().size(), 16u); }
 
 TEST(CudaCiede, WorkerExistsInCudaBuilds) {
-  const FeatureRequest req = parse_feature_request("ciede");
-  auto extractor = req.info->create(req.options);
-  extractor->init(VideoFormat{64, 48, PixelFormat::yuv420, 8});
-  const bool has_worker = extractor->make_cuda_worker() != nullptr;  // makes no CUDA call
-  EXPECT_EQ(has_worker, cuda_status().built);
+  expect_cuda_worker_exactly_in_cuda_builds("ciede", VideoFormat{64, 48, PixelFormat::yuv420, 8});
 }
 
 // The host's replay of queued pixels: every 101st or 997th pixel (within
@@ -94,24 +60,16 @@ TEST(CudaCiede, HostReplayOfQueuedPixels) {
   for (const char* name : {"c01_176x144_8b_420", "c03_176x144_10b_420", "s01_576x324_8b_420", "c02_175x97_8b_420"}) {
     const auto pair = fixture_pair(name);
     if (!pair) continue;
-    const RunResult cpu = run_fixture(*pair, {"ciede"}, options(Backend::cpu, 1));
+    const RunResult cpu = run_fixture(*pair, {"ciede"}, backend_run_options(Backend::cpu, 1));
     for (const char* f : {"ciede=cuda_replay_every=101", "ciede=cuda_replay_every=997:pair_cache=false",
                           "ciede=cuda_replay_every=1:lab_table=false"})
-      EXPECT_GT(expect_same_bits(cpu, run_fixture(*pair, {f}, options(Backend::cuda, 2)), fmt::format("{} {}", name, f)),
+      EXPECT_GT(expect_same_bits(cpu, run_fixture(*pair, {f}, backend_run_options(Backend::cuda, 2)),
+                                 fmt::format("{} {}", name, f)),
                 0u);
   }
 }
 
 // ---- synthetic frames ----------------------------------------------------------
-
-std::uint32_t mix(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return static_cast<std::uint32_t>(x);
-}
 
 // kind 0: smooth content against a noisy copy with unchanged patches
 // (identical pixels); 1: independent noise; 2: extremes and the cancelling
@@ -146,11 +104,7 @@ struct Content {
 };
 
 RunResult run_synthetic(const VideoFormat& fmt, const Content& c, const std::string& feature, const RunOptions& o) {
-  SyntheticReader ref("ref", fmt, 2, [c](std::uint64_t f, unsigned p, unsigned x, unsigned y) { return c.ref(f, p, x, y); });
-  SyntheticReader dist("dist", fmt, 2,
-                       [c](std::uint64_t f, unsigned p, unsigned x, unsigned y) { return c.dist(f, p, x, y); });
-  std::vector<FeatureRequest> req{parse_feature_request(feature)};
-  return run(ref, dist, std::move(req), o);
+  return run_synthetic_pair(fmt, c, 2, {feature}, o);
 }
 
 TEST(CudaCiede, SyntheticFramesEveryFormatOddSizes) {
@@ -167,13 +121,14 @@ TEST(CudaCiede, SyntheticFramesEveryFormatOddSizes) {
         for (int kind : {0, 1, 2}) {
           const VideoFormat fmt{s.w, s.h, pf, bpc};
           const Content c{bpc, kind};
-          const RunResult cpu = run_synthetic(fmt, c, "ciede", options(Backend::cpu, 1));
+          const RunResult cpu = run_synthetic(fmt, c, "ciede", backend_run_options(Backend::cpu, 1));
           const std::string what = fmt::format("{} kind {}", fmt.describe(), kind);
-          EXPECT_GT(expect_same_bits(cpu, run_synthetic(fmt, c, "ciede", options(Backend::cuda, 2)), what), 0u);
+          const RunResult gpu = run_synthetic(fmt, c, "ciede", backend_run_options(Backend::cuda, 2));
+          EXPECT_GT(expect_same_bits(cpu, gpu, what), 0u);
           if (bpc == 8) {
-            EXPECT_GT(expect_same_bits(cpu, run_synthetic(fmt, c, "ciede=lab_table=false", options(Backend::cuda, 1)),
-                                       what + " no table"),
-                      0u);
+            const RunResult no_table =
+                run_synthetic(fmt, c, "ciede=lab_table=false", backend_run_options(Backend::cuda, 1));
+            EXPECT_GT(expect_same_bits(cpu, no_table, what + " no table"), 0u);
           }
         }
 }
@@ -183,9 +138,11 @@ TEST(CudaCiede, GraphsOffAndFullHd) {
   for (unsigned bpc : {8u, 10u}) {
     const VideoFormat fmt{1920, 1080, PixelFormat::yuv420, bpc};
     const Content c{bpc, 0};
-    const RunResult cpu = run_synthetic(fmt, c, "ciede", options(Backend::cpu, 2));
-    EXPECT_GT(expect_same_bits(cpu, run_synthetic(fmt, c, "ciede", options(Backend::cuda, 3, false)), "graphs off"), 0u);
-    EXPECT_GT(expect_same_bits(cpu, run_synthetic(fmt, c, "ciede", options(Backend::cuda, 3, true)), "graphs on"), 0u);
+    const RunResult cpu = run_synthetic(fmt, c, "ciede", backend_run_options(Backend::cpu, 2));
+    const RunResult graphs_off = run_synthetic(fmt, c, "ciede", backend_run_options(Backend::cuda, 3, false));
+    EXPECT_GT(expect_same_bits(cpu, graphs_off, "graphs off"), 0u);
+    const RunResult graphs_on = run_synthetic(fmt, c, "ciede", backend_run_options(Backend::cuda, 3, true));
+    EXPECT_GT(expect_same_bits(cpu, graphs_on, "graphs on"), 0u);
   }
 }
 

@@ -45,20 +45,7 @@ class CudaMotionGolden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(CudaMotionGolden, SameBitsAsCpuAndR) {
   REQUIRE_CUDA_DEVICE();
-  const auto& c = GetParam();
-  const auto pair = fixture_pair(c.pair);
-  ASSERT_TRUE(pair);
-  const GoldenRun& run = cuda_motion_runs().at(c.run);
-  const RunResult cpu = run_fixture(*pair, run.features, golden_run_options(run, Backend::cpu, 1));
-  for (unsigned threads : {1u, 4u}) {
-    const RunResult gpu = run_fixture(*pair, run.features, golden_run_options(run, Backend::cuda, threads));
-    EXPECT_EQ(gpu.backend, Backend::cuda);
-    EXPECT_GT(expect_same_bits(cpu, gpu, fmt::format("{}/{} threads {}", c.pair, c.run, threads)), 0u);
-    // And against R's golden numbers directly.
-    const auto r = read_json(golden_dir() / "r" / c.pair / (c.run + ".json"));
-    const GoldenComparison vs_r = compare_with_golden(r, gpu, run.subsample);
-    EXPECT_EQ(vs_r.differing, 0u) << "first: " << vs_r.first_difference;
-  }
+  expect_cuda_equals_cpu_and_r(GetParam(), cuda_motion_runs().at(GetParam().run));
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, CudaMotionGolden, ::testing::ValuesIn(motion_cases()),

@@ -31,20 +31,7 @@ class CudaSpeedGolden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(CudaSpeedGolden, SameBitsAsCpuAndR) {
   REQUIRE_CUDA_DEVICE();
-  const auto& c = GetParam();
-  const auto pair = fixture_pair(c.pair);
-  ASSERT_TRUE(pair) << c.pair << " missing from tests/fixtures/manifest.json";
-  const GoldenRun& run = speed_golden_runs().at(c.run);
-  const RunResult cpu = run_fixture(*pair, run.features, golden_run_options(run, Backend::cpu, 1));
-  const auto r = read_json(golden_dir() / "r" / c.pair / (c.run + ".json"));
-  for (unsigned threads : {1u, 4u}) {
-    const RunResult gpu = run_fixture(*pair, run.features, golden_run_options(run, Backend::cuda, threads));
-    EXPECT_EQ(gpu.backend, Backend::cuda);
-    EXPECT_GT(expect_same_bits(cpu, gpu, fmt::format("{}/{} threads {}", c.pair, c.run, threads)), 0u);
-    const GoldenComparison vs_r = compare_with_golden(r, gpu, run.subsample);
-    EXPECT_EQ(vs_r.differing, 0u) << "threads " << threads << ": " << vs_r.differing << " of " << vs_r.values
-                                  << " values differ from R; first: " << vs_r.first_difference;
-  }
+  expect_cuda_equals_cpu_and_r(GetParam(), speed_golden_runs().at(GetParam().run));
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, CudaSpeedGolden, ::testing::ValuesIn(speed_cases()),
@@ -56,25 +43,11 @@ TEST(CudaSpeedGoldenSet, IsPresent) { EXPECT_GE(speed_cases().size(), 60u); }
 // ---- the extractors offer a CUDA worker exactly in CUDA builds (every build) --
 
 TEST(CudaSpeed, WorkerExistsInCudaBuilds) {
-  for (const char* f : {"speed_chroma", "speed_temporal=speed_use_ref_diff=true"}) {
-    const FeatureRequest req = parse_feature_request(f);
-    auto extractor = req.info->create(req.options);
-    extractor->init(VideoFormat{320, 240, PixelFormat::yuv420, 10});
-    const bool has_worker = extractor->make_cuda_worker() != nullptr;  // makes no CUDA call
-    EXPECT_EQ(has_worker, cuda_status().built) << f;
-  }
+  for (const char* f : {"speed_chroma", "speed_temporal=speed_use_ref_diff=true"})
+    expect_cuda_worker_exactly_in_cuda_builds(f, VideoFormat{320, 240, PixelFormat::yuv420, 10});
 }
 
 // ---- synthetic frames ----------------------------------------------------------
-
-std::uint32_t mix(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return static_cast<std::uint32_t>(x);
-}
 
 // Near-flat planes: mid-grey plus sparse +amp deviations (density 1/every), so
 // that the covariance matrices' smallest eigenvalues sit around the 1e-6
@@ -108,23 +81,11 @@ struct SyntheticRun {
 SyntheticRun run_synthetic(const VideoFormat& fmt, const Content& c, std::uint64_t frames,
                            const std::vector<std::string>& features, Backend backend, unsigned threads,
                            bool graphs = true) {
-  SyntheticReader ref("ref", fmt, frames, [c](std::uint64_t f, unsigned p, unsigned x, unsigned y) {
-    return c.ref(f, p, x, y);
-  });
-  SyntheticReader dist("dist", fmt, frames, [c](std::uint64_t f, unsigned p, unsigned x, unsigned y) {
-    return c.dist(f, p, x, y);
-  });
-  std::vector<FeatureRequest> req;
-  for (const auto& f : features) req.push_back(parse_feature_request(f));
-  RunOptions o;
-  o.backend = backend;
-  o.threads = threads;
-  o.cuda_graphs = graphs;
   SyntheticRun out;
   const io::WarningHandler previous =
       io::set_warning_handler([&out](const std::string& m) { out.warnings.push_back(m); });
   try {
-    out.result = run(ref, dist, std::move(req), o);
+    out.result = run_synthetic_pair(fmt, c, frames, features, backend_run_options(backend, threads, graphs));
   } catch (...) {
     io::set_warning_handler(previous);
     throw;

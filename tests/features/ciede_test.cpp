@@ -18,26 +18,14 @@
 #include "numeric/cr_trig.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
+#include "support/golden_runs.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
 namespace {
 
-// Pairs where R's golden (upstream + correctly rounded libm) is not R's
-// definition: c02 (upstream reads uninitialised chroma past its w>>1 x h>>1
-// planes; its numbers change between runs) and 4:2:2 (upstream's mapping is
-// wrong). Those are checked against the same frames converted to 4:4:4.
-bool golden_is_not_r(const std::string& pair) {
-  return pair == "c02_175x97_8b_420" || pair == "c05_176x144_8b_422" || pair == "c08_176x144_10b_422";
-}
-
-std::vector<std::string> golden_pairs() {
-  std::vector<std::string> out;
-  for (const auto& p : fixture_pairs())
-    if (std::filesystem::exists(golden_dir() / "r" / p.name / "ciede.json")) out.push_back(p.name);
-  return out;
-}
-
+// ciede_golden_is_not_r pairs (support/golden_runs.hpp) are checked against
+// the same frames converted to 4:4:4.
 class CiedeGolden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CiedeGolden, EqualsRBitForBit) {
@@ -56,7 +44,7 @@ TEST_P(CiedeGolden, EqualsRBitForBit) {
       compare_with_golden(read_json(golden_dir() / "upstream" / name / "ciede.json"), ours, 1);
   std::printf("[ distance ] %s: %zu of %zu values differ from R, %zu from upstream (max %lld ulps)\n", name.c_str(),
               vs_r.differing, vs_r.values, vs_up.differing, static_cast<long long>(vs_up.max_ulps));
-  if (!golden_is_not_r(name)) {
+  if (!ciede_golden_is_not_r(name)) {
     // The exact frame sum equals upstream's sequential double sum on every
     // fixture frame (measured: no frame differs).
     EXPECT_EQ(vs_r.differing, 0u) << vs_r.differing << " of " << vs_r.values
@@ -64,7 +52,7 @@ TEST_P(CiedeGolden, EqualsRBitForBit) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, CiedeGolden, ::testing::ValuesIn(golden_pairs()),
+INSTANTIATE_TEST_SUITE_P(Fixtures, CiedeGolden, ::testing::ValuesIn(ciede_golden_pairs()),
                          [](const auto& i) {
                            std::string n = i.param;
                            for (auto& ch : n)
@@ -75,8 +63,8 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CiedeGolden);
 
 TEST(CiedeGoldenSet, IsPresent) {
   // Every fixture pair has its ciede goldens (tools/fixtures/run_goldens.py --runs ciede).
-  EXPECT_GE(golden_pairs().size(), 16u);
-  EXPECT_EQ(golden_pairs().size(), fixture_pairs().size());
+  EXPECT_GE(ciede_golden_pairs().size(), 16u);
+  EXPECT_EQ(ciede_golden_pairs().size(), fixture_pairs().size());
 }
 
 // ---- R's chroma mapping: the same frames converted to 4:4:4 -----------------

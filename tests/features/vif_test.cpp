@@ -125,15 +125,6 @@ TEST(VifOptions, TooSmallPlaneIsAnError) {
 
 // ---- pipeline on synthetic frames: flat, and scalar == SIMD ------------------
 
-std::uint32_t mix(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return static_cast<std::uint32_t>(x);
-}
-
 RunResult run_synthetic(const VideoFormat& fmt, std::uint64_t frames, SyntheticReader::SampleFn ref_fn,
                         SyntheticReader::SampleFn dist_fn, const std::string& feature) {
   SyntheticReader ref("ref", fmt, frames, std::move(ref_fn)), dist("dist", fmt, frames, std::move(dist_fn));
@@ -164,37 +155,23 @@ TEST(VifPipeline, FlatFramesScoreOne) {
 
 struct SyntheticCase {
   VideoFormat fmt;
-  int kind;  // 0: noise + distortion, 1: full-range noise vs its inverse, 2: extremes
+  int kind;  // RampNoiseContent's: 0 noise + distortion, 1 full-range noise vs its inverse, 2 extremes
 };
 
 // Compares every value of a run at each SIMD level with the scalar run.
 void expect_simd_matches_scalar(const SyntheticCase& sc, const std::string& feature) {
-  const unsigned maxv = (1u << sc.fmt.bitdepth) - 1;
-  auto ref_fn = [=](std::uint64_t f, unsigned p, unsigned x, unsigned y) -> unsigned {
-    const std::uint32_t n = mix((f << 40) ^ (std::uint64_t{p} << 36) ^ (std::uint64_t{y} << 18) ^ x);
-    if (sc.kind == 2) return (n & 1) ? maxv : 0u;
-    if (sc.kind == 1) return n & maxv;
-    // Smooth content plus noise.
-    return ((x * 7 + y * 13 + f * 29) * (maxv / 255) + (n & (maxv >> 3))) & maxv;
-  };
-  auto dist_fn = [=](std::uint64_t f, unsigned p, unsigned x, unsigned y) -> unsigned {
-    const unsigned v = ref_fn(f, p, x, y);
-    if (sc.kind == 1) return maxv - v;
-    if (sc.kind == 2) return (mix(x * 131 + y + f) & 3) == 0 ? maxv - v : v;
-    const std::uint32_t n = mix((f << 41) ^ (std::uint64_t{y} << 20) ^ x ^ 0x5bd1e995);
-    const unsigned blur = (v + ref_fn(f, p, x + 1 < sc.fmt.width ? x + 1 : x, y)) / 2;
-    const unsigned noisy = blur + (n % (maxv / 16 + 1));
-    return noisy > maxv ? maxv : noisy;
-  };
+  const RampNoiseContent content{(1u << sc.fmt.bitdepth) - 1, sc.fmt.width, sc.kind};
+  RunOptions one_thread;
+  one_thread.threads = 1;
   RunResult base;
   {
     SimdLimit limit(SimdLevel::scalar);
-    base = run_synthetic(sc.fmt, 2, ref_fn, dist_fn, feature);
+    base = run_synthetic_pair(sc.fmt, content, 2, {feature}, one_thread);
   }
   // Every vector level this CPU has (simd_level() caps at what it supports).
   for (SimdLevel level : {SimdLevel::avx2, SimdLevel::avx512}) {
     SimdLimit limit(level);
-    const RunResult vec = run_synthetic(sc.fmt, 2, ref_fn, dist_fn, feature);
+    const RunResult vec = run_synthetic_pair(sc.fmt, content, 2, {feature}, one_thread);
     ASSERT_EQ(vec.scores.metric_count(), base.scores.metric_count());
     for (std::size_t id = 0; id < base.scores.metric_count(); ++id)
       for (std::uint64_t f = 0; f < base.frames; ++f)

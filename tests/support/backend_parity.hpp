@@ -1,14 +1,19 @@
 // Comparing two runs of the same input on two backends bit for bit.
 #pragma once
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
+#include "backends/cuda/cuda_feature.hpp"  // the complete FeatureWorker type
 #include "exactvmaf/cuda.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
+#include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
 
@@ -63,6 +68,112 @@ inline std::size_t expect_same_bits(const RunResult& cpu, const RunResult& gpu, 
     EXPECT_TRUE(same_bits(gpu.scores.aggregates()[a].second, cpu.scores.aggregates()[a].second))
         << what << " aggregate " << cpu.scores.aggregates()[a].first;
   return compared;
+}
+
+// Options for `threads` workers on `backend`, CUDA graphs on or off.
+inline RunOptions backend_run_options(Backend backend, unsigned threads, bool cuda_graphs = true) {
+  RunOptions o;
+  o.backend = backend;
+  o.threads = threads;
+  o.cuda_graphs = cuda_graphs;
+  return o;
+}
+
+// A golden case on CUDA with 1 and 4 threads: the same bits as the CPU with
+// 1 thread and, where compare_with_r, R's golden numbers. cuda_feature_sets:
+// feature lists that must each give the CPU run's bits on CUDA (default: the
+// run's own features).
+inline void expect_cuda_equals_cpu_and_r(const GoldenCase& c, const GoldenRun& run, bool compare_with_r = true,
+                                         std::vector<std::vector<std::string>> cuda_feature_sets = {}) {
+  const auto pair = fixture_pair(c.pair);
+  ASSERT_TRUE(pair) << c.pair << " missing from tests/fixtures/manifest.json";
+  const RunResult cpu = run_fixture(*pair, run.features, golden_run_options(run, Backend::cpu, 1));
+  const auto r = read_json(golden_dir() / "r" / c.pair / (c.run + ".json"));
+  const bool own_features = cuda_feature_sets.empty();
+  if (own_features) cuda_feature_sets.push_back(run.features);
+  for (const auto& features : cuda_feature_sets)
+    for (unsigned threads : {1u, 4u}) {
+      const std::string what = own_features ? fmt::format("{}/{} threads {}", c.pair, c.run, threads)
+                                            : fmt::format("{}/{} as {} threads {}", c.pair, c.run,
+                                                          fmt::join(features, " "), threads);
+      const RunResult gpu = run_fixture(*pair, features, golden_run_options(run, Backend::cuda, threads));
+      EXPECT_EQ(gpu.backend, Backend::cuda) << what;
+      EXPECT_GT(expect_same_bits(cpu, gpu, what), 0u);
+      if (!compare_with_r) continue;
+      const GoldenComparison vs_r = compare_with_golden(r, gpu, run.subsample);
+      EXPECT_GT(vs_r.values, 0u) << what;
+      EXPECT_EQ(vs_r.differing, 0u) << what << ": " << vs_r.differing << " of " << vs_r.values
+                                    << " values differ from R; first: " << vs_r.first_difference;
+    }
+}
+
+// The extractor of `feature` offers a CUDA worker exactly in CUDA builds
+// (asking makes no CUDA call, so this runs in every build).
+inline void expect_cuda_worker_exactly_in_cuda_builds(const std::string& feature, const VideoFormat& fmt) {
+  const FeatureRequest req = parse_feature_request(feature);
+  auto extractor = req.info->create(req.options);
+  extractor->init(fmt);
+  const bool has_worker = extractor->make_cuda_worker() != nullptr;
+  EXPECT_EQ(has_worker, cuda_status().built) << feature;
+}
+
+// One feature on RampNoiseContent of `kind`: CUDA with 2 threads gives the
+// bits of the CPU with 1. Teeth: outside the near-flat kind 3, the CPU's
+// metric `quotient_metric` (a per-scale quotient) of the first frame is a
+// real quotient, not the 1 of identical or flat frames.
+inline void expect_cuda_equals_cpu_on_ramp_noise(const VideoFormat& fmt, int kind, const std::string& feature,
+                                                 std::size_t quotient_metric, std::uint64_t frames) {
+  const RampNoiseContent c{(1u << fmt.bitdepth) - 1, fmt.width, kind};
+  const std::vector<std::string> features = {feature};
+  const RunResult cpu = run_synthetic_pair(fmt, c, frames, features, backend_run_options(Backend::cpu, 1));
+  const RunResult gpu = run_synthetic_pair(fmt, c, frames, features, backend_run_options(Backend::cuda, 2));
+  const std::string what = fmt::format("{} kind {} {}", fmt.describe(), kind, feature);
+  EXPECT_GT(expect_same_bits(cpu, gpu, what), 0u) << what;
+  const auto v = cpu.scores.get(quotient_metric, 0);
+  ASSERT_TRUE(v) << what;
+  if (kind != 3) {
+    EXPECT_NE(*v, 1.0) << what;
+  }
+}
+
+// Flat frames (every sample 100, 8-bit 4:2:0 65x40, 2 frames): CUDA gives the
+// CPU's bits. Returns the CPU run.
+inline RunResult expect_cuda_equals_cpu_on_flat_frames(const std::string& feature) {
+  const VideoFormat fmt{65, 40, PixelFormat::yuv420, 8};
+  auto flat = [](std::uint64_t, unsigned, unsigned, unsigned) { return 100u; };
+  SyntheticReader ref("ref", fmt, 2, flat), dist("dist", fmt, 2, flat);
+  SyntheticReader ref2("ref", fmt, 2, flat), dist2("dist", fmt, 2, flat);
+  RunOptions cpu_opts, gpu_opts;
+  gpu_opts.backend = Backend::cuda;
+  RunResult cpu = run(ref, dist, {parse_feature_request(feature)}, cpu_opts);
+  const RunResult gpu = run(ref2, dist2, {parse_feature_request(feature)}, gpu_opts);
+  EXPECT_GT(expect_same_bits(cpu, gpu, "flat"), 0u);
+  return cpu;
+}
+
+// CUDA graphs on and off give the CPU's bits: `features` together in one run
+// on 5 frames of 10-bit RampNoiseContent kind 0 (3 threads), and
+// `fixture_feature` alone on every fixture pair without graphs (2 threads).
+inline void expect_cuda_equals_cpu_graphs_on_and_off(const std::vector<std::string>& features,
+                                                     const std::string& fixture_feature) {
+  const VideoFormat fmt{200, 90, PixelFormat::yuv420, 10};
+  const RampNoiseContent c{1023, fmt.width, 0};
+  const RunResult cpu = run_synthetic_pair(fmt, c, 5, features, backend_run_options(Backend::cpu, 1));
+  EXPECT_GT(expect_same_bits(cpu, run_synthetic_pair(fmt, c, 5, features, backend_run_options(Backend::cuda, 3, true)),
+                             "graphs on"),
+            0u);
+  EXPECT_GT(expect_same_bits(cpu, run_synthetic_pair(fmt, c, 5, features, backend_run_options(Backend::cuda, 3, false)),
+                             "graphs off"),
+            0u);
+  for (const auto& pair : fixture_pairs()) {
+    RunOptions cpu_opts, direct;
+    cpu_opts.threads = 1;
+    direct.backend = Backend::cuda;
+    direct.cuda_graphs = false;
+    direct.threads = 2;
+    expect_same_bits(run_fixture(pair, {fixture_feature}, cpu_opts), run_fixture(pair, {fixture_feature}, direct),
+                     pair.name + " without graphs");
+  }
 }
 
 }  // namespace exactvmaf::test

@@ -2,8 +2,10 @@
 // --feature arguments and run options. Shared by the feature tests and the
 // CUDA tests.
 #pragma once
+#include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "support/golden.hpp"
 
@@ -105,6 +107,22 @@ inline const std::map<std::string, GoldenRun>& float_adm_golden_runs() {
       {"float_adm_skip", {{"float_adm=adm_skip_scale0=true:adm_skip_aim_scale=2:debug=true"}}},
   };
   return runs;
+}
+
+// The fixture pairs with a ciede golden (run "ciede", no options).
+inline std::vector<std::string> ciede_golden_pairs() {
+  std::vector<std::string> out;
+  for (const auto& p : fixture_pairs())
+    if (std::filesystem::exists(golden_dir() / "r" / p.name / "ciede.json")) out.push_back(p.name);
+  return out;
+}
+
+// Pairs where R's ciede golden (upstream + correctly rounded libm) is not R's
+// definition: c02 (upstream reads uninitialised chroma past its w>>1 x h>>1
+// planes; its numbers change between runs) and 4:2:2 (upstream's mapping is
+// wrong).
+inline bool ciede_golden_is_not_r(const std::string& pair) {
+  return pair == "c02_175x97_8b_420" || pair == "c05_176x144_8b_422" || pair == "c08_176x144_10b_422";
 }
 
 }  // namespace exactvmaf::test

@@ -1,9 +1,13 @@
 // A VideoReader that makes frames in memory: frame i's samples are a
 // function of (i, plane, x, y), so tests know every input exactly.
 #pragma once
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "exactvmaf/exactvmaf.hpp"
 
@@ -72,5 +76,66 @@ class SyntheticReader final : public VideoReader {
   SampleFn fn_;
   bool random_access_ = false;
 };
+
+// A 64-bit integer hash (MurmurHash3's fmix64 finaliser), low 32 bits: the
+// noise of the synthetic frames, reproducible from (frame, plane, x, y).
+inline std::uint32_t mix(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return static_cast<std::uint32_t>(x);
+}
+
+// Reference and distorted samples of one content kind at bit depth maxv
+// (2^bpc - 1), for the wavelet and VIF tests (adm, float_adm, vif):
+// kind 0: smooth ramps plus noise against a blurred, noisier copy;
+// 1: full-range noise against its inverse (negative products and covariances);
+// 2: 0/max extremes with a quarter flipped (the largest coefficients and sums);
+// 3: near-flat frames (coefficients near zero);
+// 4: the distorted frame a gained copy of the reference (enhancement gain > 1).
+struct RampNoiseContent {
+  unsigned maxv, width;
+  int kind;
+  unsigned ref(std::uint64_t f, unsigned p, unsigned x, unsigned y) const {
+    const std::uint32_t n = mix((f << 40) ^ (std::uint64_t{p} << 36) ^ (std::uint64_t{y} << 18) ^ x);
+    if (kind == 2) return (n & 1) ? maxv : 0u;
+    if (kind == 1) return n & maxv;
+    if (kind == 3) return maxv / 2 + (n % 3);
+    return static_cast<unsigned>(((x * 7 + y * 13 + f * 29) * (maxv / 255) + (n & (maxv >> 3))) & maxv);
+  }
+  unsigned dist(std::uint64_t f, unsigned p, unsigned x, unsigned y) const {
+    const unsigned v = ref(f, p, x, y);
+    if (kind == 1) return maxv - v;
+    if (kind == 2) return (mix(x * 131 + y + f) & 3) == 0 ? maxv - v : v;
+    if (kind == 3) return v + (mix(x + 977 * y + f) % 5 == 0 ? 1u : 0u);
+    if (kind == 4) {
+      const unsigned mid = (maxv + 1) / 2;
+      const long long g = static_cast<long long>(mid) + (static_cast<long long>(v) - mid) * 3 / 2;
+      return static_cast<unsigned>(std::clamp<long long>(g, 0, maxv));
+    }
+    const std::uint32_t n = mix((f << 41) ^ (std::uint64_t{y} << 20) ^ x ^ 0x5bd1e995);
+    const unsigned blur = (v + ref(f, p, x + 1 < width ? x + 1 : x, y)) / 2;
+    const unsigned noisy = blur + (n % (maxv / 16 + 1));
+    return noisy > maxv ? maxv : noisy;
+  }
+};
+
+// Runs `features` on `frames` frames of a content (anything with ref() and
+// dist() of (frame, plane, x, y)).
+template <class Content>
+RunResult run_synthetic_pair(const VideoFormat& fmt, const Content& c, std::uint64_t frames,
+                             const std::vector<std::string>& features, const RunOptions& options) {
+  SyntheticReader ref("ref", fmt, frames, [c](std::uint64_t f, unsigned p, unsigned x, unsigned y) {
+    return c.ref(f, p, x, y);
+  });
+  SyntheticReader dist("dist", fmt, frames, [c](std::uint64_t f, unsigned p, unsigned x, unsigned y) {
+    return c.dist(f, p, x, y);
+  });
+  std::vector<FeatureRequest> req;
+  for (const auto& f : features) req.push_back(parse_feature_request(f));
+  return run(ref, dist, std::move(req), options);
+}
 
 }  // namespace exactvmaf::test
