@@ -50,7 +50,6 @@ void parallel_for(std::size_t n, F f) {
   for (unsigned i = 0; i < t; ++i) {
     const std::size_t b = std::min(n, i * per), e = std::min(n, b + per);
     pool.emplace_back([&f, b, e] {
-      ciede::release_mpfr_cache_at_thread_exit();
       f(b, e);
     });
   }

@@ -31,7 +31,6 @@ TEST(CiedeLong, LabTableAndIdenticalColoursOnEvery8BitColour) {
   std::atomic<std::uint32_t> next{0};
   constexpr std::uint32_t kChunk = 1u << 14;
   auto work = [&] {
-    ciede::release_mpfr_cache_at_thread_exit();
     ciede::HostMath m;
     ciede::HostMathNoShortcuts book;
     std::uint64_t bad = 0, nz = 0, n = 0;
@@ -73,7 +72,6 @@ TEST(CiedeLong, UpcaseTShortcutOnEveryFloatHue) {
   std::atomic<std::uint32_t> next{0};
   constexpr std::uint32_t kChunk = 1u << 16;
   auto work = [&] {
-    ciede::release_mpfr_cache_at_thread_exit();
     ciede::HostMath m;
     std::uint64_t bad = 0, n = 0;
     for (std::uint32_t first; (first = next.fetch_add(kChunk)) < end;) {
@@ -106,7 +104,6 @@ TEST(CiedeLong, FormulaWithShortcutsEqualsWithout) {
   std::atomic<std::uint64_t> next{0};
   constexpr std::uint64_t kChunk = 1u << 12;
   auto work = [&] {
-    ciede::release_mpfr_cache_at_thread_exit();
     ciede::HostMath fast;
     ciede::HostMathNoShortcuts book;
     std::uint64_t bad = 0, n = 0;
@@ -154,7 +151,6 @@ TEST(CiedeLong, SixtyExpShortcutOnEveryFloatSquare) {
   std::atomic<std::uint32_t> next{0};
   constexpr std::uint32_t kChunk = 1u << 16;
   auto work = [&] {
-    ciede::release_mpfr_cache_at_thread_exit();
     ciede::HostMath m;
     std::uint64_t bad = 0, n = 0;
     for (std::uint32_t first; (first = next.fetch_add(kChunk)) < end;) {

@@ -8,7 +8,6 @@
 // process-wide table, recent colour pairs come from a small cache, and x^7
 // is a dd product (ciede_math.hpp).
 #include <fmt/format.h>
-#include <mpfr.h>
 
 #include <atomic>
 #include <bit>
@@ -133,20 +132,6 @@ float pixel_value(const PictureView& ref, const PictureView& dist, unsigned x, u
   return static_cast<float>(acc.round_to_double());  // one float term: exact
 }
 
-namespace {
-// R's host functions fall back to MPFR for undecided arguments; MPFR keeps
-// per-thread constant caches (pi, log 2) that a pipeline thread would leak on
-// exit. One of these per thread frees them when the thread ends.
-struct MpfrThreadCacheRelease {
-  ~MpfrThreadCacheRelease() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
-};
-}  // namespace
-
-void release_mpfr_cache_at_thread_exit() {
-  thread_local MpfrThreadCacheRelease release;
-  (void)release;
-}
-
 #if !defined(EXACTVMAF_HAVE_CUDA)
 // The device test hooks in builds without CUDA (the tests skip before
 // calling them).
@@ -169,7 +154,6 @@ class CiedeWorker final : public FeatureWorker {
     if (c_.pair_cache) cache_ = std::make_unique<ciede::PairCache>();
   }
   void extract(const FrameInput& in, FrameOutput& out) override {
-    ciede::release_mpfr_cache_at_thread_exit();
     rmath::ExactSumF32 acc{};
     ciede::add_region(acc, in.ref, in.dist, 0, c_.w, 0, c_.h, c_, cache_.get());
     out.set(0, ciede::frame_score(acc.round_to_double(), c_.w, c_.h));

@@ -184,7 +184,6 @@ std::unique_ptr<DeviceTable8> build_table8(cudaStream_t stream) {
     capacity = n;  // rebuild with room for all of them
   }
   // The host's R values for the entries the device left undecided.
-  release_mpfr_cache_at_thread_exit();
   std::vector<float4> fixes(undecided.size());
   for (std::size_t k = 0; k < undecided.size(); ++k) {
     const unsigned idx = static_cast<unsigned>(undecided[k]);
@@ -287,7 +286,6 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
   }
 
   void finish(const FrameInput& in, FrameOutput& out) override {
-    release_mpfr_cache_at_thread_exit();
     Acc acc;
     acc.clear();
     const unsigned count = host_->count;

@@ -30,10 +30,6 @@ struct Config {
   std::uint64_t cuda_replay_every = 0;
 };
 
-// Frees MPFR's per-thread caches when the calling thread ends (R's host
-// functions may reach MPFR; without this LeakSanitizer reports them).
-void release_mpfr_cache_at_thread_exit();
-
 // Index of an 8-bit colour in LabTable8 (and in the device table).
 
 class LabTable8 {
