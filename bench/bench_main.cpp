@@ -88,7 +88,7 @@ std::pair<fs::path, fs::path> ensure_pair(const Size& s) {
 
 // Natural-looking content, cheap to make (integer arithmetic): a smooth
 // diagonal gradient drifting 2 px per frame, a bright disc and a dark
-// rectangle moving across it, and +-1 noise; chroma: slow gradients with the
+// rectangle moving across it, and -1..+2 noise; chroma: slow gradients with the
 // shapes tinted. The distorted frame is a 2x2 box blur of the reference
 // quantised to steps of 6, as a coarse encoder would leave it.
 std::pair<fs::path, fs::path> ensure_natural_pair(const Size& s) {

@@ -13,7 +13,9 @@
 # On the GPU machine (OUT_DIR travels as an ignored, carried path):
 #   cd .devrun && export LD_LIBRARY_PATH=$PWD/lib:$LD_LIBRARY_PATH && ./device_rmath_long
 set -euo pipefail
-build="${1:?usage: scripts/device-bundle.sh BUILD_DIR [OUT_DIR]}"
+usage="usage: scripts/device-bundle.sh BUILD_DIR [OUT_DIR] [--pack]"
+build="${1:?$usage}"
+case "${2:-}" in --*) echo "$usage" >&2; exit 2 ;; esac
 out="${2:-.devrun}"
 pack="${3:-}"
 rm -rf "$out"

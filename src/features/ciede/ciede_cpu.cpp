@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <bit>
 #include <new>
 
@@ -41,7 +43,9 @@ LabTable8::LabTable8() : scale_(lab_scale(8)) {
   // Anonymous zero pages: only the pages a clip's colours touch get backed
   // (4 KiB pages: huge pages measured no faster and back far more memory).
   void* p = mmap(nullptr, kTableBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
+  if (p == MAP_FAILED)
+    throw Error(fmt::format("ciede: cannot reserve the 256 MiB 8-bit Lab table ({}); use --feature ciede=lab_table=false",
+                            std::strerror(errno)));
   words_ = static_cast<std::uint32_t*>(p);
 }
 

@@ -30,8 +30,7 @@ struct Config {
   std::uint64_t cuda_replay_every = 0;
 };
 
-// Index of an 8-bit colour in LabTable8 (and in the device table).
-
+// LabTable8 is indexed by colour_index8 (ciede_math.hpp), as the device table.
 class LabTable8 {
  public:
   // The process's table (allocated on the first call; never freed before exit).
