@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "features/ciede/ciede_host.hpp"
@@ -22,6 +23,32 @@
 
 namespace exactvmaf::test {
 namespace {
+
+// Runs same(bits) for every float bit pattern in [0, end) on every core;
+// returns {checked, mismatches}.
+template <class Same>
+std::pair<std::uint64_t, std::uint64_t> count_float_mismatches(std::uint32_t end, Same same) {
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::atomic<std::uint64_t> mismatches{0}, checked{0};
+  std::atomic<std::uint32_t> next{0};
+  constexpr std::uint32_t kChunk = 1u << 16;
+  auto work = [&] {
+    ciede::HostMath m;
+    std::uint64_t bad = 0, n = 0;
+    for (std::uint32_t first; (first = next.fetch_add(kChunk)) < end;) {
+      for (std::uint32_t b = first; b < std::min(end, first + kChunk); ++b) {
+        bad += same(std::bit_cast<float>(b), m) ? 0 : 1;
+        ++n;
+      }
+    }
+    mismatches += bad;
+    checked += n;
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 0; i < threads; ++i) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  return {checked.load(), mismatches.load()};
+}
 
 TEST(CiedeLong, LabTableAndIdenticalColoursOnEvery8BitColour) {
   ciede::LabTable8& table = ciede::LabTable8::instance();
@@ -67,30 +94,13 @@ TEST(CiedeLong, LabTableAndIdenticalColoursOnEvery8BitColour) {
 // whole range: a hue mean, plus pi when the hues are more than pi apart).
 TEST(CiedeLong, UpcaseTShortcutOnEveryFloatHue) {
   const std::uint32_t end = std::bit_cast<std::uint32_t>(9.42477796f) + 1;
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  std::atomic<std::uint64_t> mismatches{0}, checked{0};
-  std::atomic<std::uint32_t> next{0};
-  constexpr std::uint32_t kChunk = 1u << 16;
-  auto work = [&] {
-    ciede::HostMath m;
-    std::uint64_t bad = 0, n = 0;
-    for (std::uint32_t first; (first = next.fetch_add(kChunk)) < end;) {
-      for (std::uint32_t b = first; b < std::min(end, first + kChunk); ++b) {
-        const float h = std::bit_cast<float>(b);
-        bad += std::bit_cast<std::uint32_t>(ciede::upcase_t(h, m)) != std::bit_cast<std::uint32_t>(ciede::upcase_t_r(h, m));
-        ++n;
-      }
-    }
-    mismatches += bad;
-    checked += n;
-  };
-  std::vector<std::thread> pool;
-  for (unsigned i = 0; i < threads; ++i) pool.emplace_back(work);
-  for (auto& t : pool) t.join();
-  EXPECT_EQ(checked.load(), std::uint64_t{end});
-  EXPECT_EQ(mismatches.load(), 0u);
-  std::printf("[ ciede ] T shortcut: %llu floats, %llu mismatches\n", static_cast<unsigned long long>(checked.load()),
-              static_cast<unsigned long long>(mismatches.load()));
+  const auto [checked, mismatches] = count_float_mismatches(end, [](float h, ciede::HostMath& m) {
+    return std::bit_cast<std::uint32_t>(ciede::upcase_t(h, m)) == std::bit_cast<std::uint32_t>(ciede::upcase_t_r(h, m));
+  });
+  EXPECT_EQ(checked, std::uint64_t{end});
+  EXPECT_EQ(mismatches, 0u);
+  std::printf("[ ciede ] T shortcut: %llu floats, %llu mismatches\n", static_cast<unsigned long long>(checked),
+              static_cast<unsigned long long>(mismatches));
 }
 
 // The formula with the shortcuts against the formula without them (R's
@@ -146,31 +156,15 @@ TEST(CiedeLong, FormulaWithShortcutsEqualsWithout) {
 // [-11, 11]).
 TEST(CiedeLong, SixtyExpShortcutOnEveryFloatSquare) {
   const std::uint32_t end = std::bit_cast<std::uint32_t>(130.0f) + 1;
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  std::atomic<std::uint64_t> mismatches{0}, checked{0};
-  std::atomic<std::uint32_t> next{0};
-  constexpr std::uint32_t kChunk = 1u << 16;
-  auto work = [&] {
-    ciede::HostMath m;
-    std::uint64_t bad = 0, n = 0;
-    for (std::uint32_t first; (first = next.fetch_add(kChunk)) < end;) {
-      for (std::uint32_t b = first; b < std::min(end, first + kChunk); ++b) {
-        const double x = -static_cast<double>(std::bit_cast<float>(b));
-        bad += std::bit_cast<std::uint32_t>(ciede::sixty_exp_to_float(x, m)) !=
-               std::bit_cast<std::uint32_t>(ciede::f(60.0 * m.exp_f64(x)));
-        ++n;
-      }
-    }
-    mismatches += bad;
-    checked += n;
-  };
-  std::vector<std::thread> pool;
-  for (unsigned i = 0; i < threads; ++i) pool.emplace_back(work);
-  for (auto& t : pool) t.join();
-  EXPECT_EQ(checked.load(), std::uint64_t{end});
-  EXPECT_EQ(mismatches.load(), 0u);
-  std::printf("[ ciede ] 60 exp shortcut: %llu floats, %llu mismatches\n",
-              static_cast<unsigned long long>(checked.load()), static_cast<unsigned long long>(mismatches.load()));
+  const auto [checked, mismatches] = count_float_mismatches(end, [](float d2, ciede::HostMath& m) {
+    const double x = -static_cast<double>(d2);
+    return std::bit_cast<std::uint32_t>(ciede::sixty_exp_to_float(x, m)) ==
+           std::bit_cast<std::uint32_t>(ciede::f(60.0 * m.exp_f64(x)));
+  });
+  EXPECT_EQ(checked, std::uint64_t{end});
+  EXPECT_EQ(mismatches, 0u);
+  std::printf("[ ciede ] 60 exp shortcut: %llu floats, %llu mismatches\n", static_cast<unsigned long long>(checked),
+              static_cast<unsigned long long>(mismatches));
 }
 
 }  // namespace

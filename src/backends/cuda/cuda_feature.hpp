@@ -9,7 +9,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
+#include "exactvmaf/error.hpp"
 #include "exactvmaf/feature.hpp"
 #include "exactvmaf/format.hpp"
 
@@ -63,6 +65,23 @@ struct DeviceFrame {
   DevicePicture prev_ref[kMaxHistory], prev_dist[kMaxHistory];
   unsigned history = 0;  // slots with buffers
 };
+
+// The PlaneNeeds of a feature that reads the reference and distorted luma.
+inline PlaneNeeds luma_pair_needs() {
+  PlaneNeeds n;
+  n.ref = kLuma;
+  n.dist = kLuma;
+  return n;
+}
+
+// setup()'s check that both luma planes are on the device at w x h; an
+// internal error (the backend's bug, not the input's) naming the feature.
+inline void require_luma_pair(const DeviceFrame& frame, unsigned w, unsigned h, const char* feature) {
+  const DevicePlane &ref = frame.ref.plane[0], &dis = frame.dist.plane[0];
+  if (!ref.data || !dis.data || ref.width != w || ref.height != h || dis.width != w || dis.height != h)
+    throw Error("internal: " + std::string(feature) + "'s CUDA worker did not get both luma planes at " +
+                std::to_string(w) + "x" + std::to_string(h) + " on the device");
+}
 
 // A feature's per-thread CUDA state; made by FeatureExtractor::make_cuda_worker()
 // after init(), used by one pipeline thread (its current device is set).

@@ -133,6 +133,11 @@ inline float barten_csf(int lambda, double view_dist, int display_height, double
   return static_cast<float>(d(csf * mtf * rod_cone) * csf_scale);
 }
 
+// The floor under which the frame's numerator and denominator sums count as
+// 0: 1e-10 per 1920x1080 of picture (upstream multiplies w * h in int: the
+// same value below 2^31).
+inline double frame_floor(int w, int h) { return 1e-10 * (static_cast<double>(w) * h) / (1920.0 * 1080.0); }
+
 // One frame's scores (integer and float ADM alike), written to the outputs
 // by adm_outputs.hpp.
 struct FrameScores {

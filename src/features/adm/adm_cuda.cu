@@ -353,19 +353,11 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     if (result_) (void)cudaFreeHost(result_);
   }
 
-  cuda::PlaneNeeds planes() const override {
-    cuda::PlaneNeeds n;
-    n.ref = cuda::kLuma;
-    n.dist = cuda::kLuma;
-    return n;
-  }
+  cuda::PlaneNeeds planes() const override { return cuda::luma_pair_needs(); }
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
+    cuda::require_luma_pair(frame, p_.w, p_.h, "adm");
     const cuda::DevicePlane &ref = frame.ref.plane[0], &dis = frame.dist.plane[0];
-    if (!ref.data || !dis.data || ref.width != p_.w || ref.height != p_.h || dis.width != p_.w ||
-        dis.height != p_.h)
-      throw Error("internal: adm's CUDA worker did not get both luma planes at " + std::to_string(p_.w) + "x" +
-                  std::to_string(p_.h) + " on the device");
     // Band planes: scale 0 int16, scales 1..3 int32, stride = band width.
     const auto plane_of = [&](int s) { return static_cast<std::size_t>(g_[s].w) * static_cast<std::size_t>(g_[s].h); };
     std::size_t n32 = 0, n_next = 0, n_rows = 0;

@@ -764,7 +764,7 @@ inline FrameScores frame_scores(const float num_scale[4], const float den_scale[
     f.scale_num[s] = static_cast<double>(num_scale[s]);
     f.scale_den[s] = static_cast<double>(den_scale[s]);
   }
-  const double limit = 1e-10 * (static_cast<double>(w) * h) / (1920.0 * 1080.0);  // upstream: int w * h (the same value below 2^31)
+  const double limit = frame_floor(w, h);
   num = num < limit ? 0 : num;
   den = den < limit ? 0 : den;
   if (den == 0.0) {

@@ -271,19 +271,11 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
     if (result_) (void)cudaFreeHost(result_);
   }
 
-  cuda::PlaneNeeds planes() const override {
-    cuda::PlaneNeeds n;
-    n.ref = cuda::kLuma;
-    n.dist = cuda::kLuma;
-    return n;
-  }
+  cuda::PlaneNeeds planes() const override { return cuda::luma_pair_needs(); }
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
+    cuda::require_luma_pair(frame, c_.w, c_.h, "float_adm");
     const cuda::DevicePlane &ref = frame.ref.plane[0], &dis = frame.dist.plane[0];
-    if (!ref.data || !dis.data || ref.width != c_.w || ref.height != c_.h || dis.width != c_.w ||
-        dis.height != c_.h)
-      throw Error("internal: float_adm's CUDA worker did not get both luma planes at " + std::to_string(c_.w) +
-                  "x" + std::to_string(c_.h) + " on the device");
     const auto bw0 = static_cast<std::size_t>(g_[0].w), bh0 = static_cast<std::size_t>(g_[0].h);
     std::size_t bands = 0;  // per scale: a of ref and dis, h, v, d of ref
     for (int s = 0; s < num_scales; ++s) bands += 5 * static_cast<std::size_t>(g_[s].w) * static_cast<std::size_t>(g_[s].h);

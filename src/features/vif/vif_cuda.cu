@@ -189,18 +189,10 @@ class VifCudaWorker final : public cuda::FeatureWorker {
     if (result_) (void)cudaFreeHost(result_);
   }
 
-  cuda::PlaneNeeds planes() const override {
-    cuda::PlaneNeeds n;
-    n.ref = cuda::kLuma;
-    n.dist = cuda::kLuma;
-    return n;
-  }
+  cuda::PlaneNeeds planes() const override { return cuda::luma_pair_needs(); }
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
-    if (!frame.ref.plane[0].data || !frame.dist.plane[0].data)
-      throw Error("internal: vif's CUDA worker did not get the luma planes on the device");
-    if (frame.ref.plane[0].width != p_.w || frame.ref.plane[0].height != p_.h)
-      throw Error("internal: vif's CUDA worker got a luma plane of another size");
+    cuda::require_luma_pair(frame, p_.w, p_.h, "vif");
     if (!p_.log2_table) throw Error("internal: vif's CUDA worker has no log2 table");
     // Scales 1..3, reference and distorted, dense uint16_t planes.
     std::size_t samples = 0;
