@@ -56,6 +56,14 @@ fs::path bench_dir() {
   return d ? fs::path(d) : fs::path("/tmp/exactvmaf-bench");
 }
 
+// True when both files of a generated pair exist with `bytes` each (written
+// by an earlier run); otherwise makes the folder for writing them.
+bool pair_written(const fs::path& ref, const fs::path& dist, std::uintmax_t bytes) {
+  if (fs::exists(ref) && fs::exists(dist) && fs::file_size(ref) == bytes && fs::file_size(dist) == bytes) return true;
+  fs::create_directories(bench_dir());
+  return false;
+}
+
 // A deterministic pair: a moving gradient with texture, and the same with
 // coding-like noise. Written once; later runs reuse the files.
 std::pair<fs::path, fs::path> ensure_pair(const Size& s) {
@@ -63,10 +71,7 @@ std::pair<fs::path, fs::path> ensure_pair(const Size& s) {
   const fs::path dist = bench_dir() / fmt::format("dist_{}_8b_420_{}f.yuv", s.name, s.frames);
   ev::VideoFormat f{s.w, s.h, ev::PixelFormat::yuv420, 8};
   const auto frame_bytes = f.packed_frame_bytes();
-  if (fs::exists(ref) && fs::exists(dist) && fs::file_size(ref) == frame_bytes * s.frames &&
-      fs::file_size(dist) == frame_bytes * s.frames)
-    return {ref, dist};
-  fs::create_directories(bench_dir());
+  if (pair_written(ref, dist, frame_bytes * s.frames)) return {ref, dist};
   std::ofstream r(ref, std::ios::binary), d(dist, std::ios::binary);
   std::mt19937 rng(42);
   std::vector<unsigned char> a(frame_bytes), b(frame_bytes);
@@ -96,10 +101,7 @@ std::pair<fs::path, fs::path> ensure_natural_pair(const Size& s) {
   const fs::path dist = bench_dir() / fmt::format("dist_natural_{}_8b_420_{}f.yuv", s.name, s.frames);
   ev::VideoFormat f{s.w, s.h, ev::PixelFormat::yuv420, 8};
   const auto frame_bytes = f.packed_frame_bytes();
-  if (fs::exists(ref) && fs::exists(dist) && fs::file_size(ref) == frame_bytes * s.frames &&
-      fs::file_size(dist) == frame_bytes * s.frames)
-    return {ref, dist};
-  fs::create_directories(bench_dir());
+  if (pair_written(ref, dist, frame_bytes * s.frames)) return {ref, dist};
   std::ofstream r(ref, std::ios::binary), d(dist, std::ios::binary);
   std::vector<unsigned char> a(frame_bytes), b(frame_bytes);
   std::uint32_t noise = 12345;
