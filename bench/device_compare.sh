@@ -6,8 +6,8 @@
 #
 #   bench/device_compare.sh BUNDLE [UPSTREAM_VMAF] [REPEAT=3]
 #
-# BUNDLE is scripts/device-bundle.sh's folder with models/ (a copy of
-# ../shared/models); the inputs are the ones exactvmaf_bench writes to
+# BUNDLE is scripts/device-bundle.sh's folder with models/ (a copy of the
+# repository's models/); the inputs are the ones exactvmaf_bench writes to
 # $EXACTVMAF_BENCH_DIR (default /tmp/exactvmaf-bench).
 set -uo pipefail
 bundle="$(cd "${1:-.devrun}" && pwd)"

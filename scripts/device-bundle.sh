@@ -8,7 +8,7 @@
 # The binaries are stripped. With --pack, OUT_DIR holds only bundle.tar.xz
 # (the binaries are ~5 MB each, mostly device code, and the carried tree is
 # limited to 64 MiB); tests/backends/device_checks.sh unpacks it. The VMAF
-# models (MODELS_DIR, default ../shared/models) are copied in when present.
+# models (MODELS_DIR, default the repository's models/) are copied in, for upstream runs (bench/device_compare.sh).
 #
 # On the GPU machine (OUT_DIR travels as an ignored, carried path):
 #   cd .devrun && export LD_LIBRARY_PATH=$PWD/lib:$LD_LIBRARY_PATH && ./device_rmath_long
@@ -32,7 +32,7 @@ for b in "${bins[@]}"; do ldd "$b"; done | awk '/=> \// {print $3}' | sort -u |
   while read -r lib; do cp -L "$lib" "$out/lib/"; done
 strip "$out"/* 2>/dev/null || true
 # The VMAF models travel along (tests and -m read them there).
-models="${MODELS_DIR:-$(dirname "$0")/../../shared/models}"
+models="${MODELS_DIR:-$(dirname "$0")/../models}"
 [ -d "$models" ] && mkdir -p "$out/models" && cp -r "$models"/. "$out/models/"
 if [ "$pack" = --pack ]; then
   tmp="$(mktemp -d)"

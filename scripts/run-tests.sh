@@ -2,7 +2,9 @@
 # The quick test tier, as CI runs it (README, "Run the tests"):
 #  1. release build (CUDA too when nvcc is present), ctest -L quick;
 #  2. the same tests under AddressSanitizer + UndefinedBehaviorSanitizer;
-#  3. the y4m header fuzzer for a bounded time (clang, libFuzzer).
+#  3. the y4m, model-file and option-parser fuzzers for a bounded time each
+#     (clang, libFuzzer).
+# Any skipped test that is not a GPU skip fails the run.
 # Usage: scripts/run-tests.sh [build-root]   (default: ./build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,12 +16,26 @@ step() { printf '\n=== %s ===\n' "$*"; }
 PASSED=0
 FAILED=0
 SKIPPED=0
-# Runs ctest, keeps its output, and adds its counts to the totals.
+# Skipped tests whose reason is not a missing GPU ("no CUDA device: ..."),
+# from a test dir's Testing/Temporary/LastTest.log: "NAME: reason" lines.
+non_gpu_skips() {
+  awk '/^[0-9]+\/[0-9]+ Testing: / {name = $3; reason = ""; skipped = 0}
+       prev ~ /: Skipped$/ {reason = $0}
+       /^\[  SKIPPED \] / {skipped = 1}
+       /^"[^"]*" end time:/ {if (skipped && reason !~ /^no CUDA device/) print name ": " reason; skipped = 0}
+       {prev = $0}' "$1/Testing/Temporary/LastTest.log"
+}
+
+# Runs ctest on TEST_DIR, keeps its output, adds its counts to the totals,
+# and fails on any skip that is not a GPU skip (a missing model file, fixture
+# or tool must fail, not hide).
 run_ctest() {
+  local dir="$1"
+  shift
   local log
   log="$(mktemp)"
   local rc=0
-  ctest "$@" 2>&1 | tee "$log" || rc=$?
+  ctest --test-dir "$dir" "$@" 2>&1 | tee "$log" || rc=$?
   local line total failed skipped
   line="$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1 || true)"
   skipped="$(grep -cE '^[[:space:]]*[0-9]+ - .*\(Skipped\)$' "$log" || true)"
@@ -30,6 +46,13 @@ run_ctest() {
   PASSED=$((PASSED + total - failed - skipped))
   FAILED=$((FAILED + failed))
   SKIPPED=$((SKIPPED + skipped))
+  local bad_skips
+  bad_skips="$(non_gpu_skips "$dir")"
+  if [ -n "$bad_skips" ]; then
+    echo "run-tests: tests skipped for a reason other than a missing GPU:" >&2
+    echo "$bad_skips" | sed 's/^/  /' >&2
+    return 1
+  fi
   return "$rc"
 }
 
@@ -37,7 +60,7 @@ step "release build"
 cmake -S . -B "$ROOT/release" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$ROOT/release" -j "$JOBS"
 step "quick tests"
-run_ctest --test-dir "$ROOT/release" -L quick --output-on-failure -j "$JOBS"
+run_ctest "$ROOT/release" -L quick --output-on-failure -j "$JOBS"
 
 step "sanitizer build (address,undefined)"
 cmake -S . -B "$ROOT/asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEXACTVMAF_CUDA=OFF \
@@ -45,9 +68,9 @@ cmake -S . -B "$ROOT/asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEXACTVMA
 cmake --build "$ROOT/asan" -j "$JOBS"
 step "quick tests under sanitizers"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  run_ctest --test-dir "$ROOT/asan" -L quick -LE nosan --output-on-failure -j "$JOBS"
+  run_ctest "$ROOT/asan" -L quick -LE nosan --output-on-failure -j "$JOBS"
 
-step "fuzz the y4m parser for ${FUZZ_SECONDS}s"
+step "fuzz the y4m, model-file and option parsers for ${FUZZ_SECONDS}s each"
 fuzz/run_fuzz.sh "$ROOT/fuzz" "$FUZZ_SECONDS"
 
 step "all quick tiers passed"

@@ -2,6 +2,7 @@
 # Installs exactvmaf's build and test dependencies on Debian 12 (bookworm).
 # Everything comes from Debian's own packages. CUDA is optional: when nvcc is
 # installed (/usr/local/cuda/bin/nvcc or on PATH) the CUDA backend is built too.
+# dpkg-dev and file: cpack's .deb (dpkg-shlibdeps) and its test.
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -11,5 +12,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config ccache \
   libmpfr-dev libgmp-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
   libgtest-dev libgmock-dev libbenchmark-dev \
-  clang libclang-rt-14-dev >/dev/null
+  clang libclang-rt-14-dev \
+  dpkg-dev file >/dev/null
 echo "setup-debian: dependencies installed"

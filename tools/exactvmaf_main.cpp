@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 
 #include "exactvmaf/exactvmaf.hpp"
 #include "exactvmaf/model.hpp"
+#include "report_file.hpp"
 
 namespace ev = exactvmaf;
 
@@ -34,7 +36,7 @@ struct Settings {
   std::string precision = "legacy";
   std::string backend = "cpu";
   int gpu = 0;
-  bool quiet = false, no_prediction = false, list_features = false;
+  bool quiet = false, no_prediction = false, list_features = false, list_models = false;
   std::string simd = "auto";
   bool no_simd = false;
 };
@@ -77,6 +79,8 @@ std::optional<ev::RawParams> raw_params(const Settings& s) {
   return p;
 }
 
+std::string frames_text(std::uint64_t n) { return fmt::format("{} frame{}", n, n == 1 ? "" : "s"); }
+
 std::string clock_text(double seconds) {
   const auto s = static_cast<long long>(seconds + 0.5);
   return fmt::format("{}:{:02d}", s / 60, static_cast<int>(s % 60));
@@ -85,6 +89,10 @@ std::string clock_text(double seconds) {
 int run_cli(const Settings& s) {
   if (s.list_features) {
     print_features();
+    return 0;
+  }
+  if (s.list_models) {
+    for (const auto& name : ev::builtin_model_names()) std::printf("%s\n", name.c_str());
     return 0;
   }
   if (s.no_simd || s.simd == "scalar") ev::set_simd_limit(ev::SimdLevel::scalar);
@@ -134,13 +142,8 @@ int run_cli(const Settings& s) {
     throw ev::Error("no feature requested: add --feature NAME (see --list-features) or a model (-m)");
 
   // Open the output first so a bad path fails before any work.
-  std::FILE* out = stdout;
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_file(nullptr, &std::fclose);
-  if (!s.output.empty() && s.output != "-") {
-    out_file.reset(std::fopen(s.output.c_str(), "w"));
-    if (!out_file) throw ev::Error(fmt::format("{}: cannot write output file: {}", s.output, std::strerror(errno)));
-    out = out_file.get();
-  }
+  ReportFile out_file(s.output);
+  std::FILE* out = out_file.stream();
 
   // On a terminal a warning first clears the progress line; in a log it is a plain line.
   const bool stderr_tty = isatty(fileno(stderr));
@@ -166,7 +169,7 @@ int run_cli(const Settings& s) {
       if (p.seconds - last_print < 0.1 && p.frames_done != p.frames_total) return;
       last_print = p.seconds;
       const double fps = p.seconds > 0 ? static_cast<double>(p.frames_done) / p.seconds : 0;
-      std::string line = fmt::format("\r{} frames  {:.1f} fps", p.frames_done, fps);
+      std::string line = fmt::format("\r{}  {:.1f} fps", frames_text(p.frames_done), fps);
       if (p.frames_total && fps > 0)
         line += fmt::format("  {}/{}  ETA {}", p.frames_done, p.frames_total,
                             clock_text(static_cast<double>(p.frames_total - p.frames_done) / fps));
@@ -185,13 +188,12 @@ int run_cli(const Settings& s) {
   meta.subsample = s.subsample;
   meta.width = result.format.width;
   meta.height = result.format.height;
-  if (!ev::write_report(out, out_fmt, result, meta, nf) || std::fflush(out) != 0 ||
-      (out_file && std::fclose(out_file.release()) != 0))
-    throw ev::Error(fmt::format("{}: write failed: {}", s.output.empty() ? "stdout" : s.output, std::strerror(errno)));
+  if (!ev::write_report(out, out_fmt, result, meta, nf)) out_file.fail_write();
+  out_file.commit();
 
   if (!s.quiet) {
-    std::fprintf(stderr, "exactvmaf %s (numerics %s): %llu frames of %s, %s, %u threads, %.1f fps\n", ev::version(),
-                 ev::kNumerics, static_cast<unsigned long long>(result.frames), result.format.describe().c_str(),
+    std::fprintf(stderr, "exactvmaf %s (numerics %s): %s of %s, %s, %u threads, %.1f fps\n", ev::version(),
+                 ev::kNumerics, frames_text(result.frames).c_str(), result.format.describe().c_str(),
                  ev::backend_name(result.backend), result.threads, result.fps);
     const auto last = result.frames - 1;
     for (std::size_t id = 0; id < result.scores.metric_count(); ++id) {
@@ -220,11 +222,18 @@ int main(int argc, char** argv) {
                  "VMAF model (repeatable): path=FILE or version=NAME, then :name=NAME, :disable_clip, "
                  ":enable_transform, :FEATURE.OPTION=VALUE (default: version=vmaf_v0.6.1)");
   app.add_option("--model_dir", s.model_dir,
-                 fmt::format("directory searched first for -m version=NAME (then $EXACTVMAF_MODEL_DIR, then {})",
-                             *ev::default_model_dir() ? ev::default_model_dir() : "nothing"));
+                 "directory searched first for -m version=NAME (then $EXACTVMAF_MODEL_DIR, then the built-in "
+                 "models, see --list-models)");
   app.add_option("--threads", s.threads, "worker threads (default 0: one per hardware thread; with cuda, frames in flight, default 4)");
   app.add_option("--read_ahead", s.read_ahead, "frames read ahead per input (default 0: chosen from --threads)");
-  app.add_option("--subsample", s.subsample, "output and pool every N-th frame")->check(CLI::PositiveNumber);
+  app.add_option("--subsample", s.subsample, "output and pool every N-th frame")
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            unsigned long long n = 1;
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            return ec == std::errc() && end == v.data() + v.size() && n == 0 ? "must be at least 1" : "";
+          },
+          "N >= 1"));
   app.add_option("--frame_cnt", s.frame_cnt, "score at most N frames (0: all)");
   app.add_option("--frame_skip_ref", s.skip_ref, "skip the first N frames of the reference");
   app.add_option("--frame_skip_dist", s.skip_dist, "skip the first N frames of the distorted");
@@ -243,6 +252,7 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", s.quiet, "no progress line and no summary on stderr");
   app.add_flag("-n,--no_prediction", s.no_prediction, "features only, no VMAF prediction (a model's features are still computed)");
   app.add_flag("--list-features", s.list_features, "list features and their options, then exit");
+  app.add_flag("--list-models", s.list_models, "list the built-in VMAF models (-m version=NAME), then exit");
   app.add_flag_callback("-v,--version", [] {
     std::printf("exactvmaf %s (numerics %s)\n", ev::version(), ev::kNumerics);
     std::exit(0);

@@ -4,6 +4,9 @@
 #include <string>
 #include <vector>
 
+// The public API: exported from libexactvmaf.so (the library builds with hidden visibility).
+#pragma GCC visibility push(default)
+
 namespace exactvmaf {
 
 struct GpuInfo {
@@ -23,3 +26,5 @@ struct CudaStatus {
 CudaStatus cuda_status();
 
 }  // namespace exactvmaf
+
+#pragma GCC visibility pop

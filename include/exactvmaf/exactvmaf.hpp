@@ -11,8 +11,13 @@
 #include "exactvmaf/scores.hpp"
 #include "exactvmaf/simd.hpp"
 
+// The public API: exported from libexactvmaf.so (the library builds with hidden visibility).
+#pragma GCC visibility push(default)
+
 namespace exactvmaf {
 // The numerical contract the results obey (DESIGN.md §2 rule 6).
 inline constexpr const char* kNumerics = "R1";
 const char* version();
 }  // namespace exactvmaf
+
+#pragma GCC visibility pop

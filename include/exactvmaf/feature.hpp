@@ -13,6 +13,9 @@
 #include "exactvmaf/format.hpp"
 #include "exactvmaf/scores.hpp"
 
+// The public API: exported from libexactvmaf.so (the library builds with hidden visibility).
+#pragma GCC visibility push(default)
+
 namespace exactvmaf {
 
 namespace cuda {
@@ -141,3 +144,5 @@ struct FeatureRequest {
 FeatureRequest parse_feature_request(std::string_view arg);
 
 }  // namespace exactvmaf
+
+#pragma GCC visibility pop

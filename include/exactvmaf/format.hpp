@@ -4,6 +4,9 @@
 #include <cstdint>
 #include <string>
 
+// The public API: exported from libexactvmaf.so (the library builds with hidden visibility).
+#pragma GCC visibility push(default)
+
 namespace exactvmaf {
 
 enum class PixelFormat : std::uint8_t { yuv400, yuv420, yuv422, yuv444 };
@@ -64,3 +67,5 @@ struct PictureView {
 };
 
 }  // namespace exactvmaf
+
+#pragma GCC visibility pop

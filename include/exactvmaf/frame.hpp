@@ -10,6 +10,9 @@
 
 #include "exactvmaf/format.hpp"
 
+// The public API: exported from libexactvmaf.so (the library builds with hidden visibility).
+#pragma GCC visibility push(default)
+
 namespace exactvmaf {
 
 inline constexpr std::size_t kFrameAlignment = 64;
@@ -77,3 +80,5 @@ class FramePool : public std::enable_shared_from_this<FramePool> {
 };
 
 }  // namespace exactvmaf
+
+#pragma GCC visibility pop

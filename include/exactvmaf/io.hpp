@@ -10,6 +10,9 @@
 #include "exactvmaf/format.hpp"
 #include "exactvmaf/frame.hpp"
 
+// The public API: exported from libexactvmaf.so (the library builds with hidden visibility).
+#pragma GCC visibility push(default)
+
 namespace exactvmaf {
 
 struct VideoInfo {
@@ -72,3 +75,5 @@ using InputWarningHandler = std::function<void(const std::string&)>;
 InputWarningHandler set_input_warning_handler(InputWarningHandler handler);
 
 }  // namespace exactvmaf
+
+#pragma GCC visibility pop

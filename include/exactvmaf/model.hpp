@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,6 +19,9 @@
 
 #include "exactvmaf/feature.hpp"
 #include "exactvmaf/scores.hpp"
+
+// The public API: exported from libexactvmaf.so (the library builds with hidden visibility).
+#pragma GCC visibility push(default)
 
 namespace exactvmaf {
 
@@ -42,16 +46,21 @@ struct ModelSpec {
 ModelSpec parse_model_spec(std::string_view arg);
 
 // Where version=NAME is looked up: model_dir (--model_dir) if set, then
-// $EXACTVMAF_MODEL_DIR if set, then the build's default directory; in each,
-// NAME.json and then <subdirectory>/NAME.json (subdirectories in name order).
+// $EXACTVMAF_MODEL_DIR if set (in each NAME.json, then <subdirectory>/NAME.json,
+// subdirectories in name order), then the models compiled into the library
+// (every file of the repository's models/ folder, named as libvmaf names its
+// built-in models: the file name without .json).
 struct ModelSearch {
   std::string model_dir;
 };
 std::vector<std::filesystem::path> model_search_dirs(const ModelSearch& search);
-// The build's default model directory (CMake cache variable EXACTVMAF_MODEL_DIR).
-const char* default_model_dir();
-// Throws Error listing every place searched when NAME is not found.
-std::filesystem::path find_model_file(std::string_view version, const ModelSearch& search);
+// The first NAME.json in the search directories; nullopt when none has it.
+// Throws Error when NAME is not a plain model name (e.g. holds a '/').
+std::optional<std::filesystem::path> find_model_file(std::string_view version, const ModelSearch& search);
+// The built-in models' names, in file order (vmaf_4k_v0.6.1, ..., vmaf_v1.0.16_3d0h, ...).
+std::vector<std::string> builtin_model_names();
+// A built-in model's JSON text; nullopt when no built-in model has that name.
+std::optional<std::string_view> builtin_model_json(std::string_view version);
 
 // ---- model data ----------------------------------------------------------------
 struct SvmNode {
@@ -116,8 +125,10 @@ struct Model {
 // lengths, a malformed libsvm model, and feature names no libvmaf extractor
 // provides. Features not implemented yet (cambi, speed_chroma, ...) parse.
 Model parse_model_json(std::string_view text, std::string_view source, const ModelSpec& spec = {});
-// Finds (version=) or reads (path=) the file, parses it, applies the spec's
-// name, flags and FEATURE.OPTION overrides.
+// Finds (version=: a search directory's file, else the built-in model) or
+// reads (path=) the model, parses it, applies the spec's name, flags and
+// FEATURE.OPTION overrides. Throws Error listing every place searched when
+// version=NAME is found nowhere.
 Model load_model(const ModelSpec& spec, const ModelSearch& search);
 // All of them; model output names must be unique (as libvmaf requires).
 std::vector<Model> load_models(const std::vector<ModelSpec>& specs, const ModelSearch& search);
@@ -152,3 +163,5 @@ void predict(const std::vector<Model>& models, ScoreTable& table, std::uint64_t 
              const ModelFeatureNamer& metric_of = {});
 
 }  // namespace exactvmaf
+
+#pragma GCC visibility pop

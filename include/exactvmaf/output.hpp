@@ -5,6 +5,9 @@
 
 #include "exactvmaf/run.hpp"
 
+// The public API: exported from libexactvmaf.so (the library builds with hidden visibility).
+#pragma GCC visibility push(default)
+
 namespace exactvmaf {
 
 enum class OutputFormat { xml, json, csv, sub };  // sub: libvmaf's subtitle format
@@ -36,3 +39,5 @@ std::string report_to_string(OutputFormat fmt, const RunResult& r, const OutputM
                              const NumberFormat& nf);
 
 }  // namespace exactvmaf
+
+#pragma GCC visibility pop

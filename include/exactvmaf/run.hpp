@@ -9,6 +9,9 @@
 #include "exactvmaf/io.hpp"
 #include "exactvmaf/scores.hpp"
 
+// The public API: exported from libexactvmaf.so (the library builds with hidden visibility).
+#pragma GCC visibility push(default)
+
 namespace exactvmaf {
 
 // cpu: the reference. cuda: every feature on the GPU (a feature without a
@@ -61,3 +64,5 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
               const RunOptions& opts);
 
 }  // namespace exactvmaf
+
+#pragma GCC visibility pop

@@ -8,6 +8,9 @@
 #include <utility>
 #include <vector>
 
+// The public API: exported from libexactvmaf.so (the library builds with hidden visibility).
+#pragma GCC visibility push(default)
+
 namespace exactvmaf {
 
 enum class PoolMethod { min, max, mean, harmonic_mean };
@@ -52,3 +55,5 @@ class ScoreTable {
 };
 
 }  // namespace exactvmaf
+
+#pragma GCC visibility pop

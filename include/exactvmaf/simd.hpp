@@ -2,6 +2,9 @@
 // same bits as the scalar one; the switch exists so users can check that.
 #pragma once
 
+// The public API: exported from libexactvmaf.so (the library builds with hidden visibility).
+#pragma GCC visibility push(default)
+
 namespace exactvmaf {
 
 enum class SimdLevel : int { scalar = 0, avx2 = 1, avx512 = 2 };
@@ -13,3 +16,5 @@ void set_simd_limit(SimdLevel limit);
 const char* simd_level_name(SimdLevel level);
 
 }  // namespace exactvmaf
+
+#pragma GCC visibility pop

@@ -31,6 +31,27 @@ struct Where {
 
 const char* type_name(const json& v) { return v.type_name(); }
 
+// One short line for a parse error: nlohmann's reason without its "last
+// read" token (which can hold kilobytes of a truncated libsvm string), the
+// byte offset and up to 24 bytes of input before it, escaped.
+std::string json_error_summary(std::string_view text, const json::parse_error& e) {
+  std::string_view what = e.what();
+  if (const auto tag = what.find("] "); what.starts_with("[json.exception") && tag != std::string_view::npos)
+    what.remove_prefix(tag + 2);
+  if (const auto cut = what.find("; last read"); cut != std::string_view::npos) what = what.substr(0, cut);
+  const std::size_t end = std::min<std::size_t>(e.byte, text.size());
+  const std::size_t begin = end > 24 ? end - 24 : 0;
+  std::string excerpt;
+  for (const char c : text.substr(begin, end - begin)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\\' || c == '\'') excerpt += fmt::format("\\{}", c);
+    else if (u >= 0x20 && u < 0x7f) excerpt += c;
+    else excerpt += fmt::format("\\x{:02x}", u);
+  }
+  return fmt::format("{} (byte {}{}, after '{}{}')", what, e.byte, end == text.size() ? ", the end of the file" : "",
+                     begin > 0 ? "..." : "", excerpt);
+}
+
 double number(const Where& w, const json& v, std::string_view field) {
   if (!v.is_number()) w.fail(fmt::format("\"{}\" must be a number, not {}", field, type_name(v)));
   return v.get<double>();
@@ -319,6 +340,8 @@ Model parse_model_json(std::string_view text, std::string_view source, const Mod
   json top;
   try {
     top = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    throw Error(fmt::format("{}: not valid JSON: {}", source, json_error_summary(text, e)));
   } catch (const json::exception& e) {
     throw Error(fmt::format("{}: not valid JSON: {}", source, e.what()));
   }
@@ -362,9 +385,23 @@ Model parse_model_json(std::string_view text, std::string_view source, const Mod
 }
 
 Model load_model(const ModelSpec& spec, const ModelSearch& search) {
-  std::filesystem::path path;
-  if (!spec.version.empty()) path = find_model_file(spec.version, search);
-  else path = spec.path;
+  std::filesystem::path path = spec.path;
+  if (!spec.version.empty()) {
+    if (auto file = find_model_file(spec.version, search)) {
+      path = *file;
+    } else if (auto text = builtin_model_json(spec.version)) {
+      return parse_model_json(*text, fmt::format("built-in model {}", spec.version), spec);
+    } else {
+      std::vector<std::string> searched;
+      for (const auto& dir : model_search_dirs(search)) {
+        searched.push_back((dir / (spec.version + ".json")).string());
+        searched.push_back((dir / "*" / (spec.version + ".json")).string());
+      }
+      searched.push_back("the built-in models (--list-models)");
+      throw Error(fmt::format("-m version={}: model not found (searched {}; use --model_dir DIR, set "
+                              "EXACTVMAF_MODEL_DIR, or use path=FILE)", spec.version, fmt::join(searched, ", ")));
+    }
+  }
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     throw Error(fmt::format("-m {}: {}: no such model file", spec.arg, path.string()));

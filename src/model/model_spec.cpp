@@ -1,4 +1,4 @@
-// -m/--model arguments and the model directory search.
+// -m/--model arguments, the model directory search and the built-in models.
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -7,11 +7,8 @@
 
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/model.hpp"
+#include "model/builtin_models.hpp"
 #include "model/model_detail.hpp"
-
-#ifndef EXACTVMAF_MODEL_DIR
-#define EXACTVMAF_MODEL_DIR ""
-#endif
 
 namespace exactvmaf {
 
@@ -58,39 +55,40 @@ ModelSpec parse_model_spec(std::string_view arg) {
   return spec;
 }
 
-const char* default_model_dir() { return EXACTVMAF_MODEL_DIR; }
-
 std::vector<std::filesystem::path> model_search_dirs(const ModelSearch& search) {
   std::vector<std::filesystem::path> dirs;
   if (!search.model_dir.empty()) dirs.emplace_back(search.model_dir);
   if (const char* env = std::getenv("EXACTVMAF_MODEL_DIR"); env && *env) dirs.emplace_back(env);
-  if (*default_model_dir()) dirs.emplace_back(default_model_dir());
   return dirs;
 }
 
-std::filesystem::path find_model_file(std::string_view version, const ModelSearch& search) {
+std::optional<std::filesystem::path> find_model_file(std::string_view version, const ModelSearch& search) {
   if (version.empty() || version.find('/') != std::string_view::npos || version == "." || version == "..")
     throw Error(fmt::format("-m version={}: not a model name (use path= for a file)", version));
   const std::string file = std::string(version) + ".json";
-  std::vector<std::string> searched;
   for (const auto& dir : model_search_dirs(search)) {
     std::error_code ec;
-    const auto direct = dir / file;
-    if (std::filesystem::is_regular_file(direct, ec)) return direct;
-    searched.push_back(direct.string());
+    if (std::filesystem::is_regular_file(dir / file, ec)) return dir / file;
     std::vector<std::filesystem::path> subdirs;
     for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
       if (it->is_directory(ec)) subdirs.push_back(it->path());
     std::sort(subdirs.begin(), subdirs.end());
     for (const auto& sub : subdirs)
       if (std::filesystem::is_regular_file(sub / file, ec)) return sub / file;
-    searched.push_back((dir / "*" / file).string());
   }
-  if (searched.empty())
-    throw Error(fmt::format("-m version={}: no model directory to search (use --model_dir DIR, set "
-                            "EXACTVMAF_MODEL_DIR, or use path=FILE)", version));
-  throw Error(fmt::format("-m version={}: model not found (searched {}; use --model_dir DIR, set "
-                          "EXACTVMAF_MODEL_DIR, or use path=FILE)", version, fmt::join(searched, ", ")));
+  return std::nullopt;
+}
+
+std::vector<std::string> builtin_model_names() {
+  std::vector<std::string> names;
+  for (const auto& m : model_detail::builtin_models()) names.emplace_back(m.name);
+  return names;
+}
+
+std::optional<std::string_view> builtin_model_json(std::string_view version) {
+  for (const auto& m : model_detail::builtin_models())
+    if (m.name == version) return m.json;
+  return std::nullopt;
 }
 
 }  // namespace exactvmaf

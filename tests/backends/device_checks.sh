@@ -25,7 +25,7 @@ mode="${3:-}"
 mkdir -p "$logs"
 logs="$(cd "$logs" && pwd)"
 export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
-# VMAF models travel in the bundle (a copy of ../shared/models), if at all.
+# VMAF models are built in; the bundle also carries a copy of models/.
 [ -d "$bundle/models" ] && export EXACTVMAF_MODEL_DIR="$bundle/models"
 built_src="${BUILT_SOURCE_DIR:-/work/main}"
 built_cli="${BUILT_CLI:-/work/build-cuda/tools/exactvmaf}"
@@ -71,7 +71,7 @@ while read -r name ref dist raw; do
     if [ $rc -eq 2 ]; then parity_skip=$((parity_skip + 1)); elif [ $rc -ne 0 ]; then parity_fail=$((parity_fail + 1)); fi
   done
   # VMAF: the default model's features together in one graph, and the score
-  # (models from $bundle/models, e.g. a copy of ../shared/models)
+  # (models from $bundle/models, a copy of the repository's models/)
   echo "== $name -m version=vmaf_v0.6.1" >> "$logs/parity.log"
   # shellcheck disable=SC2086
   "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v0.6.1 --model_dir "$bundle/models" \

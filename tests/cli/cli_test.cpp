@@ -1,8 +1,14 @@
 // The exactvmaf command line end to end: outputs, thread invariance of the
 // output bytes, stdin, and one-line errors with a non-zero exit.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -203,6 +209,138 @@ TEST(CliErrors, UsageErrorsExitWithTwo) {
   const auto r = cli("--threads many");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--threads"), std::string::npos) << r.err;
+}
+
+TEST(CliErrors, SubsampleZeroSaysAtLeastOne) {
+  const auto r = cli(kC01 + " -n --feature psnr --subsample 0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--subsample: must be at least 1"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("17976931348623157"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(Cli, OneFrameIsOneFrame) {
+  const auto r = cli(kC01 + " -n --feature psnr --frame_cnt 1 -o /dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find(": 1 frame of "), std::string::npos) << r.err;
+  // The progress line (a terminal only): run under script(1) for a pty.
+  const auto log = temp_dir() / "pty.txt";
+  const std::string inner = std::string("'") + EXACTVMAF_CLI + "' " + kC01 + " -n --feature psnr --frame_cnt 1 -o /dev/null";
+  const std::string cmd = "script -qec \"" + inner + "\" '" + log.string() + "' >/dev/null 2>&1 </dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  const std::string pty = slurp(log);
+  EXPECT_NE(pty.find("1 frame  "), std::string::npos) << pty;
+  EXPECT_EQ(pty.find("1 frames"), std::string::npos) << pty;
+}
+
+TEST(Cli, ListModelsNamesTheBuiltInModels) {
+  const auto r = cli("--list-models");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name : {"vmaf_v0.6.1\n", "vmaf_4k_v0.6.1neg\n", "vmaf_b_v0.6.3\n", "vmaf_float_v0.6.1\n",
+                           "vmaf_v1.0.16_3d0h\n", "vmaf_v1.0.16_hfr_1d5h_2160\n"})
+    EXPECT_NE(r.out.find(name), std::string::npos) << name << " not in: " << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 17) << r.out;
+}
+
+// ---- -o FILE is complete or untouched -----------------------------------------
+
+// A folder of its own holding only `out.json` with `previous` in it.
+std::filesystem::path report_dir(const std::string& name, const std::string& previous) {
+  const auto dir = temp_dir() / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "out.json", std::ios::binary) << previous;
+  return dir;
+}
+
+std::vector<std::string> files_in(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(CliReport, WrittenWholeOnSuccess) {
+  const auto dir = report_dir("report_ok", "previous");
+  const auto r = cli(kC01 + " -n --feature psnr --json -q -o '" + (dir / "out.json").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(files_in(dir), std::vector<std::string>{"out.json"});
+  EXPECT_TRUE(nlohmann::json::accept(slurp(dir / "out.json")));
+}
+
+TEST(CliReport, ReadErrorMidwayLeavesThePreviousFile) {
+  const std::string header = "YUV4MPEG2 W8 H8 F25:1 Ip C420jpeg\n";
+  const std::string frame = "FRAME\n" + std::string(96, 'a');
+  const auto trunc = write_file("midway.y4m", header + frame + frame + frame + "FRAME\n" + std::string(40, 'b'));
+  const auto dir = report_dir("report_read_error", "previous");
+  expect_clean_error(cli("-r '" + trunc.string() + "' -d '" + trunc.string() + "' -n --feature psnr --threads 1 -o '" +
+                         (dir / "out.json").string() + "'"),
+                     trunc.string());
+  EXPECT_EQ(files_in(dir), std::vector<std::string>{"out.json"});
+  EXPECT_EQ(slurp(dir / "out.json"), "previous");
+}
+
+// Starts the CLI reading the reference from a FIFO, feeds it two frames,
+// waits until the report's temporary file exists, and sends `sig`.
+void expect_signal_leaves_no_report(int sig, bool previous_file) {
+  const auto dir = report_dir("report_signal_" + std::to_string(sig), "previous");
+  if (!previous_file) std::filesystem::remove(dir / "out.json");
+  const auto fifo = temp_dir() / ("ref_" + std::to_string(sig) + ".y4m");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string ref = (fixtures_dir() / "c01_176x144_8b_420_ref.y4m").string();
+  const std::string dist = (fixtures_dir() / "c01_176x144_8b_420_dist.y4m").string();
+  const std::string out = (dir / "out.json").string(), err = (temp_dir() / "signal_err.txt").string();
+  const char* argv[] = {EXACTVMAF_CLI, "-r", fifo.c_str(), "-d", dist.c_str(), "--feature", "psnr", "-n", "--json",
+                        "-o", out.c_str(), nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, sig);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = -1;
+  ASSERT_EQ(::posix_spawn(&pid, EXACTVMAF_CLI, &actions, &attr, const_cast<char* const*>(argv), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  const int w = ::open(fifo.c_str(), O_WRONLY);  // blocks until the CLI opens its reference
+  ASSERT_GE(w, 0);
+  const std::string y4m = slurp(ref);
+  const std::size_t two_frames = y4m.find('\n') + 1 + 2 * (6 + 176 * 144 * 3 / 2);
+  ASSERT_EQ(::write(w, y4m.data(), two_frames), static_cast<ssize_t>(two_frames));
+  bool temp_seen = false;
+  for (int i = 0; i < 200 && !temp_seen; ++i) {
+    for (const auto& name : files_in(dir)) temp_seen |= name != "out.json";
+    if (!temp_seen) ::usleep(10000);
+  }
+  ::usleep(200000);  // the CLI now waits for the third frame
+  ::kill(pid, sig);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ::close(w);
+  EXPECT_TRUE(temp_seen) << "the report's temporary file never appeared";
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << status << ": " << slurp(err);
+  EXPECT_EQ(WTERMSIG(status), sig);
+  if (previous_file) {
+    EXPECT_EQ(files_in(dir), std::vector<std::string>{"out.json"});
+    EXPECT_EQ(slurp(dir / "out.json"), "previous");
+  } else {
+    EXPECT_EQ(files_in(dir), std::vector<std::string>{});
+  }
+  std::filesystem::remove(fifo);
+}
+
+TEST(CliReport, SigtermMidwayLeavesThePreviousFile) { expect_signal_leaves_no_report(SIGTERM, true); }
+TEST(CliReport, SigintMidwayLeavesNoFile) { expect_signal_leaves_no_report(SIGINT, false); }
+
+TEST(CliReport, DevicesAreWrittenDirectly) {
+  const auto r = cli(kC01 + " -n --feature psnr --json -q -o /dev/null");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "model/model_support.hpp"
@@ -131,6 +132,13 @@ TEST(ModelFiles, MalformedFilesGiveOneLineNamingTheFile) {
   EXACTVMAF_REQUIRE_MODELS();
   const std::string text = default_model_text();
   expect_one_line_naming(load_error("truncated", text.substr(0, text.size() / 2)), "truncated.json", "not valid JSON");
+  // Cut inside the long libsvm string: nlohmann's message would quote all of it.
+  const std::string cut = text.substr(0, text.find("\"model\"") + 2000);
+  const std::string e = load_error("cut_in_string", cut);
+  expect_one_line_naming(e, "cut_in_string.json", "not valid JSON");
+  EXPECT_LT(e.size(), 300u) << e;
+  EXPECT_NE(e.find(fmt::format("(byte {}", cut.size() + 1)), std::string::npos) << e;  // nlohmann counts the EOF read
+  EXPECT_NE(e.find("the end of the file"), std::string::npos) << e;
   expect_one_line_naming(load_error("empty", ""), "empty.json", "not valid JSON");
   expect_one_line_naming(load_error("array", "[1, 2]"), "array.json", "JSON object");
   expect_one_line_naming(load_error("nodict", "{\"x\": 1}"), "nodict.json", "model_dict");
@@ -243,23 +251,8 @@ TEST(ModelSpec, ModelNamesMustBeUnique) {
 
 // ---- the model directory search ------------------------------------------------
 
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
 
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
-TEST(ModelSearch, ModelDirThenEnvironmentThenDefault) {
+TEST(ModelSearch, ModelDirThenEnvironmentThenBuiltIn) {
   EXACTVMAF_REQUIRE_MODELS();
   const std::string text = default_model_text();
   const auto dir_a = model_temp_dir() / "search_a", dir_b = model_temp_dir() / "search_b";
@@ -272,14 +265,42 @@ TEST(ModelSearch, ModelDirThenEnvironmentThenDefault) {
   EXPECT_EQ(find_model_file("both", {dir_a.string()}), dir_a / "both.json");  // --model_dir first
   EXPECT_EQ(find_model_file("both", {}), dir_b / "sub" / "both.json");       // then the environment
   EXPECT_EQ(find_model_file("only_b_sub", {dir_a.string()}), dir_b / "nested" / "only_b_sub.json");
-  // The build's default directory holds the shipped models, sub-folders too.
-  if (std::string(default_model_dir()) == std::filesystem::absolute(models_dir()).lexically_normal().string()) {
-    EXPECT_EQ(find_model_file("vmaf_v0.6.1", {}).filename(), "vmaf_v0.6.1.json");
-    EXPECT_EQ(find_model_file("vmaf_v1.0.16_3d0h", {}).parent_path().filename(), "vmaf_v1.0.16");
-  }
+  EXPECT_EQ(find_model_file("vmaf_v0.6.1", {dir_a.string()}), std::nullopt);  // not in a directory: built in
   const Model m = load_model(parse_model_spec("version=only_a"), {dir_a.string()});
   EXPECT_EQ(m.source, (dir_a / "only_a.json").string());
   EXPECT_EQ(m.label, "only_a");
+  // A file in a search directory shadows the built-in model of its name.
+  write_text(dir_a / "vmaf_v0.6.1.json", text);
+  EXPECT_EQ(load_model(parse_model_spec("version=vmaf_v0.6.1"), {dir_a.string()}).source,
+            (dir_a / "vmaf_v0.6.1.json").string());
+  EXPECT_EQ(load_model(parse_model_spec("version=vmaf_v0.6.1"), {}).source, "built-in model vmaf_v0.6.1");
+}
+
+// Every file of models/ is compiled in byte for byte, under libvmaf's name.
+TEST(ModelBuiltIn, EveryModelFileIsBuiltInUnchanged) {
+  EXACTVMAF_REQUIRE_MODELS();
+  ScopedEnv no_env("EXACTVMAF_MODEL_DIR", std::nullopt);
+  const auto files = all_model_files();
+  const auto names = builtin_model_names();
+  ASSERT_EQ(names.size(), files.size());
+  for (const auto& f : files) {
+    const std::string name = f.stem().string();
+    SCOPED_TRACE(name);
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end());
+    const auto json = builtin_model_json(name);
+    ASSERT_TRUE(json.has_value());
+    EXPECT_TRUE(*json == read_text(f)) << "the built-in copy differs from " << f.string();
+    const Model m = load_model(parse_model_spec("version=" + name), {});
+    EXPECT_EQ(m.source, "built-in model " + name);
+  }
+  for (const char* upstream_name : {"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg",
+                                    "vmaf_b_v0.6.3", "vmaf_float_v0.6.1", "vmaf_float_v0.6.1neg",
+                                    "vmaf_float_4k_v0.6.1", "vmaf_float_b_v0.6.3", "vmaf_v1.0.16_3d0h",
+                                    "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_1d5h_2160",
+                                    "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_5d0h",
+                                    "vmaf_v1.0.16_hfr_1d5h_2160"})
+    EXPECT_TRUE(builtin_model_json(upstream_name).has_value()) << upstream_name;
+  EXPECT_FALSE(builtin_model_json("vmaf_nosuch").has_value());
 }
 
 TEST(ModelSearch, NotFoundListsEveryPlaceSearched) {
@@ -287,16 +308,17 @@ TEST(ModelSearch, NotFoundListsEveryPlaceSearched) {
   std::filesystem::create_directories(dir_a);
   std::filesystem::create_directories(dir_b);
   ScopedEnv env("EXACTVMAF_MODEL_DIR", dir_b.string());
-  const auto e = error_of([&] { find_model_file("vmaf_nosuch", {dir_a.string()}); });
+  EXPECT_EQ(find_model_file("vmaf_nosuch", {dir_a.string()}), std::nullopt);
+  const auto e = error_of([&] { load_model(parse_model_spec("version=vmaf_nosuch"), {dir_a.string()}); });
   EXPECT_NE(e.find("-m version=vmaf_nosuch: model not found"), std::string::npos) << e;
   EXPECT_NE(e.find((dir_a / "vmaf_nosuch.json").string()), std::string::npos) << e;
   EXPECT_NE(e.find((dir_a / "*" / "vmaf_nosuch.json").string()), std::string::npos) << e;
   EXPECT_NE(e.find((dir_b / "vmaf_nosuch.json").string()), std::string::npos) << e;
-  if (*default_model_dir()) {
-    EXPECT_NE(e.find((std::filesystem::path(default_model_dir()) / "vmaf_nosuch.json").string()), std::string::npos) << e;
-  }
+  EXPECT_NE(e.find("the built-in models"), std::string::npos) << e;
+  EXPECT_EQ(e.find("/exactvmaf/models"), std::string::npos) << e;  // no made-up install folder
   EXPECT_EQ(e.find('\n'), std::string::npos);
   EXPECT_NE(error_of([] { find_model_file("../etc/passwd", {}); }).find("not a model name"), std::string::npos);
+  EXPECT_NE(error_of([] { load_model(parse_model_spec("version=a/b"), {}); }).find("not a model name"), std::string::npos);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -19,14 +20,33 @@
 
 namespace exactvmaf::test {
 
-inline std::filesystem::path models_dir() { return std::filesystem::path(EXACTVMAF_SHARED_DIR) / "models"; }
+// The repository's models/ folder (the same files are compiled into the library).
+inline std::filesystem::path models_dir() { return std::filesystem::path(EXACTVMAF_SOURCE_DIR) / "models"; }
 
-#define EXACTVMAF_REQUIRE_MODELS()                                                                      \
-  do {                                                                                                  \
-    if (!std::filesystem::is_directory(models_dir()))                                                   \
-      GTEST_SKIP() << "model files not found in " << models_dir().string()                            \
-                   << " (copy Netflix/vmaf model/*.json there; see docs/models.md)";                    \
-  } while (0)
+// The model files are part of the repository: a missing folder is a failure.
+#define EXACTVMAF_REQUIRE_MODELS()                                                                \
+  ASSERT_TRUE(std::filesystem::is_directory(models_dir()))                                        \
+      << "model files not found in " << models_dir().string() << " (they belong to the repository)"
+
+// Sets (or, with nullopt, unsets) an environment variable for a scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::optional<std::string>& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) ::setenv(name, value->c_str(), 1);
+    else ::unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
 
 inline std::filesystem::path model_temp_dir() {
   static const auto dir = [] {
