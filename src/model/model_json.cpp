@@ -158,8 +158,8 @@ SvmModel parse_libsvm(const Where& w, std::string_view text, std::size_t n_featu
     long long last_index = 0;
     for (std::string_view tok = line_token(); !tok.empty(); tok = line_token()) {
       const auto colon = tok.find(':');
-      long long index;
-      double value;
+      long long index = 0;
+      double value = 0;
       if (colon == std::string_view::npos || !parse_int(tok.substr(0, colon), index) ||
           !parse_double(tok.substr(colon + 1), value))
         bad(fmt::format("support vector {}: '{}' is not index:value", i + 1, tok));
