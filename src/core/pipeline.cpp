@@ -239,8 +239,10 @@ using ProcessorFactory = std::function<std::unique_ptr<FrameProcessor>()>;
 
 class WorkerPool {
  public:
-  WorkerPool(unsigned n, std::vector<Extractor>& extractors, ProcessorFactory make_processor)
-      : extractors_(extractors), make_processor_(std::move(make_processor)) {
+  // `on_done` is called by a worker after each frame it finishes.
+  WorkerPool(unsigned n, std::vector<Extractor>& extractors, ProcessorFactory make_processor,
+             std::function<void()> on_done)
+      : extractors_(extractors), make_processor_(std::move(make_processor)), on_done_(std::move(on_done)) {
     for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { loop(); });
   }
   ~WorkerPool() {
@@ -272,6 +274,11 @@ class WorkerPool {
     results_.erase(index);
     --in_flight_;
     return r;
+  }
+  // Whether take(index) would return without waiting.
+  bool ready(std::uint64_t index) {
+    std::lock_guard lock(mutex_);
+    return error_ || results_.count(index);
   }
 
  private:
@@ -323,6 +330,7 @@ class WorkerPool {
         results_.emplace(task.index, std::move(result));
       }
       done_cv_.notify_all();
+      if (on_done_) on_done_();
     }
   }
   void fail(std::exception_ptr e) {
@@ -335,6 +343,7 @@ class WorkerPool {
 
   std::vector<Extractor>& extractors_;
   ProcessorFactory make_processor_;
+  std::function<void()> on_done_;
   std::vector<std::thread> threads_;
   std::mutex mutex_;
   std::condition_variable cv_, done_cv_;
@@ -402,12 +411,12 @@ class ReaderPairSource final : public pipeline::PairSource {
     dist_in_->start();
   }
 
-  bool next(std::shared_ptr<FrameBuffer>& r, std::shared_ptr<FrameBuffer>& d) override {
+  Pull next(std::shared_ptr<FrameBuffer>& r, std::shared_ptr<FrameBuffer>& d) override {
     r = ref_in_->pop();
     d = dist_in_->pop();
     if (r && d) {
       ++pairs_;
-      return true;
+      return Pull::pair;
     }
     if (r || d) {
       // One input ended first: libvmaf stops there and warns; we say both counts.
@@ -420,7 +429,7 @@ class ReaderPairSource final : public pipeline::PairSource {
     }
     r.reset();
     d.reset();
-    return false;
+    return Pull::end;
   }
 
   void stop() override {
@@ -538,13 +547,15 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   needs.parallel_readers = parallel_readers;
   needs.memory = memory;
   needs.luma_only = luma_only;
+  needs.backend = backend;
+  needs.threads = threads;
   const auto t0 = Clock::now();
   source.start(needs);
   const std::uint64_t frames_total = source.frames_total();
 
   std::uint64_t committed = 0;
   {
-    WorkerPool workers(threads, extractors, make_processor);
+    WorkerPool workers(threads, extractors, make_processor, [&source] { source.wake(); });
     std::deque<std::pair<std::shared_ptr<FrameBuffer>, std::shared_ptr<FrameBuffer>>> recent;
     auto commit_one = [&] {
       FrameResult r = workers.take(committed);
@@ -559,7 +570,13 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
 
     std::uint64_t index = 0;
     std::shared_ptr<FrameBuffer> r, d;
-    while (source.next(r, d)) {
+    while (true) {
+      // Finished frames are committed before waiting for input, so that a
+      // source fed one frame at a time sees every frame it gave scored.
+      while (committed < index && workers.ready(committed)) commit_one();
+      const PairSource::Pull pull = source.next(r, d);
+      if (pull == PairSource::Pull::end) break;
+      if (pull == PairSource::Pull::woken) continue;
       FrameTask task;
       task.index = index;
       task.subsampled_out = opts.subsample > 1 && (index % opts.subsample) != 0;

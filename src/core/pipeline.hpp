@@ -18,6 +18,8 @@ struct SourceNeeds {
   unsigned parallel_readers = 1; // reader threads per input worth having
   HostMemory memory;             // where buffers should live (page-locked for cuda)
   bool luma_only = false;        // every feature reads luma only: chroma may stay unwritten
+  Backend backend = Backend::cpu; // the backend that runs (cpu or cuda)
+  unsigned threads = 0;          // worker threads (cuda: frames in flight)
 };
 
 // Frame pairs in frame order. Used by the thread that calls run_pairs().
@@ -26,9 +28,14 @@ class PairSource {
   virtual ~PairSource() = default;
   // Once, before the first next().
   virtual void start(const SourceNeeds& needs) = 0;
-  // The next pair (buffers in the run's format); false at the end. Throws
-  // Error for bad input.
-  virtual bool next(std::shared_ptr<FrameBuffer>& ref, std::shared_ptr<FrameBuffer>& dist) = 0;
+  enum class Pull { pair, end, woken };
+  // The next pair (buffers in the run's format), or the end. A source that
+  // waits for input may return `woken` after wake(): the pipeline then
+  // commits the frames finished meanwhile and asks again. Throws Error for
+  // bad input.
+  virtual Pull next(std::shared_ptr<FrameBuffer>& ref, std::shared_ptr<FrameBuffer>& dist) = 0;
+  // Called from worker threads when a frame is finished.
+  virtual void wake() {}
   // Once when run_pairs() ends, normally or by an exception.
   virtual void stop() = 0;
   // Pairs the source will give, 0 when unknown (for progress).
