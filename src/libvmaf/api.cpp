@@ -71,6 +71,7 @@ extern "C" int vmaf_close(VmafContext* vmaf) {
     if (vmaf == nullptr) fail("vmaf is NULL");
     if (!g_contexts.remove(vmaf)) fail("vmaf is not an open context (closed twice?)");
     delete vmaf;
+    if (g_contexts.empty()) release_cached_pictures();
     return 0;
   });
 }

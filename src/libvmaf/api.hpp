@@ -79,6 +79,10 @@ class Registry {
     std::lock_guard lock(mutex_);
     return live_.count(p) == 1;
   }
+  bool empty() const {
+    std::lock_guard lock(mutex_);
+    return live_.empty();
+  }
 
  private:
   mutable std::mutex mutex_;

@@ -246,7 +246,9 @@ void VmafContext::start(const VideoFormat& format, Lock& lock) {
   const bool started = source_->wait_started();
   if (started) {
     const pipeline::SourceNeeds& needs = source_->needs();
-    if (cuda_) download_pool_ = FramePool::create(format, needs.buffers + 2, needs.memory);
+    // Host copies of device pictures: as many as the pipeline may hold of
+    // both inputs, so that copying never waits for more than the workers.
+    if (cuda_) download_pool_ = FramePool::create(format, 2 * needs.buffers + 2, needs.memory);
     log_line(VMAF_LOG_LEVEL_INFO, "vmaf_read_pictures",
              fmt::format("scoring {} on {} ({} {})", format.describe(), backend_name(needs.backend), needs.threads,
                          needs.backend == Backend::cuda ? "frames in flight" : "threads"));
@@ -517,7 +519,6 @@ void VmafContext::preallocate(const VideoFormat& format, unsigned count) {
   if (count == 0) fail("pic_cnt is 0");
   Lock lock(mutex_);
   if (pool_) fail("pictures were already preallocated for this context");
-  pool_format_ = format;
   pool_ = FramePool::create(format, count);
 }
 
@@ -528,7 +529,13 @@ void VmafContext::fetch_preallocated(VmafPicture& pic) {
     if (!pool_) fail("no preallocated pictures (call vmaf_preallocate_pictures first)");
     pool = pool_;
   }
-  wrap_picture(pic, pool->acquire());  // waits while every picture is in use
+  std::shared_ptr<FrameBuffer> frame = pool->acquire();  // waits while every picture is in use
+  {
+    // Zeroed when first handed out, then reused as the caller left it (libvmaf's pool).
+    Lock lock(mutex_);
+    if (pool_zeroed_.insert(frame.get()).second) zero_samples(*frame);
+  }
+  wrap_picture(pic, std::move(frame));
 }
 
 void VmafContext::cuda_preallocate(const VideoFormat& format, enum VmafCudaPicturePreallocationMethod method) {
@@ -551,11 +558,15 @@ void VmafContext::cuda_fetch_preallocated(VmafPicture& pic) {
       wrap_picture(pic, make_device_frame(*cuda_, format));
       return;
     case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST:
-      wrap_picture(pic, std::make_shared<FrameBuffer>(format));
+    case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED: {
+      // A new picture each time, zeroed (libvmaf allocates these per fetch too).
+      auto frame = cuda_pool_method_ == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST
+                       ? std::make_shared<FrameBuffer>(format)
+                       : make_pinned_frame(*cuda_, format);
+      zero_samples(*frame);
+      wrap_picture(pic, std::move(frame));
       return;
-    case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED:
-      wrap_picture(pic, make_pinned_frame(*cuda_, format));
-      return;
+    }
     default: break;
   }
   fail("the CUDA preallocation method is NONE: no pictures to fetch");

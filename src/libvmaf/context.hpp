@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 #include "exactvmaf/feature.hpp"
@@ -90,7 +91,7 @@ struct VmafContext {
   std::optional<exactvmaf::capi::CudaDevice> cuda_;
 
   std::shared_ptr<exactvmaf::FramePool> pool_;  // vmaf_preallocate_pictures
-  exactvmaf::VideoFormat pool_format_;
+  std::unordered_set<const exactvmaf::FrameBuffer*> pool_zeroed_;  // handed out once, zeroed then
   std::optional<exactvmaf::VideoFormat> cuda_pool_format_;
   enum VmafCudaPicturePreallocationMethod cuda_pool_method_ = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE;
   std::shared_ptr<exactvmaf::FramePool> download_pool_;  // host copies of device pictures

@@ -83,6 +83,15 @@ bool overload(Model& model, const std::string& feature, const VmafFeatureDiction
   return used;
 }
 
+// Deletes a live object (NULL: nothing to do).
+template <class T>
+int destroy(Registry<T>& registry, T* p, const char* what) {
+  if (p == nullptr) return 0;
+  if (!registry.remove(p)) fail(fmt::format("{} is not live (destroyed twice?)", what));
+  delete p;
+  return 0;
+}
+
 // Frees the dictionary whatever happens (libvmaf takes ownership).
 struct DictionaryOwner {
   VmafFeatureDictionary* dict;
@@ -122,12 +131,7 @@ extern "C" int vmaf_model_feature_overload(VmafModel* model, const char* feature
 }
 
 extern "C" void vmaf_model_destroy(VmafModel* model) {
-  (void)guarded(__func__, [&] {
-    if (model == nullptr) return 0;
-    if (!g_models.remove(model)) fail("model is not a live model (destroyed twice?)");
-    delete model;
-    return 0;
-  });
+  (void)guarded(__func__, [&] { return destroy(g_models, model, "model"); });
 }
 
 extern "C" int vmaf_model_collection_load(VmafModel** model, VmafModelCollection** model_collection,
@@ -168,10 +172,5 @@ extern "C" int vmaf_model_collection_feature_overload(VmafModel* model, VmafMode
 }
 
 extern "C" void vmaf_model_collection_destroy(VmafModelCollection* model_collection) {
-  (void)guarded(__func__, [&] {
-    if (model_collection == nullptr) return 0;
-    if (!g_collections.remove(model_collection)) fail("model_collection is not a live collection (destroyed twice?)");
-    delete model_collection;
-    return 0;
-  });
+  (void)guarded(__func__, [&] { return destroy(g_collections, model_collection, "model_collection"); });
 }

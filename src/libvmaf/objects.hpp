@@ -68,6 +68,8 @@ extern Registry<VmafRef> g_refs;
 // unknown pixel format, a bit depth other than 8/10/12/16 or a zero size.
 VideoFormat picture_format(enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h);
 enum VmafPixelFormat vmaf_pixel_format(PixelFormat f);
+// Zeroes every sample of `frame`, as libvmaf's allocation does.
+void zero_samples(FrameBuffer& frame);
 // Fills `pic` to describe `frame` (host) or `device`, with one reference.
 void wrap_picture(VmafPicture& pic, std::shared_ptr<FrameBuffer> frame);
 void wrap_picture(VmafPicture& pic, std::shared_ptr<DeviceFrame> device);
@@ -77,5 +79,7 @@ VmafRef& picture_ref(const VmafPicture& pic, const char* which);
 // vmaf_picture_unref without the guard; false for a NULL, cleared or
 // unknown picture.
 bool release_picture(VmafPicture& pic);
+// Frees the buffers vmaf_picture_alloc keeps for reuse.
+void release_cached_pictures();
 
 }  // namespace exactvmaf::capi

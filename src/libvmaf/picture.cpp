@@ -1,7 +1,10 @@
 // VmafPicture: exactvmaf FrameBuffers (or CUDA device planes) behind
 // libvmaf's picture struct, reference counted.
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -56,6 +59,56 @@ void describe(VmafPicture& pic, const VideoFormat& f) {
   }
 }
 
+// Buffers of the picture format last allocated, kept when their pictures go
+// and handed out again: a client allocating two pictures per frame (FFmpeg's
+// filter) then writes warm memory instead of faulting in fresh pages each
+// frame. Some are kept (see kKept); vmaf_close of the last context empties it.
+class FrameCache {
+ public:
+  std::shared_ptr<FrameBuffer> take(const VideoFormat& f) {
+    std::unique_ptr<FrameBuffer> b;
+    {
+      std::lock_guard lock(mutex_);
+      if (!(f == format_)) {
+        free_.clear();
+        format_ = f;
+      }
+      if (!free_.empty()) {
+        b = std::move(free_.back());
+        free_.pop_back();
+      }
+    }
+    if (!b) b = std::make_unique<FrameBuffer>(f);
+    return std::shared_ptr<FrameBuffer>(b.release(), [this](FrameBuffer* p) { give_back(p); });
+  }
+  void clear() {
+    std::vector<std::unique_ptr<FrameBuffer>> dropped;
+    std::lock_guard lock(mutex_);
+    dropped.swap(free_);
+  }
+
+ private:
+  void give_back(FrameBuffer* p) {
+    std::unique_ptr<FrameBuffer> b(p);
+    std::lock_guard lock(mutex_);
+    const std::size_t bytes = b->format().packed_frame_bytes();
+    if (b->format() == format_ && free_.size() < kKept && (free_.size() + 1) * bytes <= kKeptBytes)
+      free_.push_back(std::move(b));
+  }
+  // Enough for the pictures a pipeline holds in flight at 1080p; a bound on
+  // the memory kept at 4K and above.
+  static constexpr std::size_t kKept = 32, kKeptBytes = std::size_t{256} << 20;
+  std::mutex mutex_;
+  VideoFormat format_;
+  std::vector<std::unique_ptr<FrameBuffer>> free_;
+};
+
+// Never destroyed: pictures may outlive every static object.
+FrameCache& frame_cache() {
+  static FrameCache* cache = new FrameCache();
+  return *cache;
+}
+
 VmafRef* new_ref() {
   auto* ref = new VmafRef();
   g_refs.add(ref);
@@ -63,6 +116,12 @@ VmafRef* new_ref() {
 }
 
 }  // namespace
+
+void zero_samples(FrameBuffer& frame) {
+  const VideoFormat& f = frame.format();
+  for (unsigned p = 0; p < f.planes(); ++p)
+    std::memset(frame.plane(p), 0, static_cast<std::size_t>(frame.stride(p)) * f.plane_height(p));
+}
 
 void wrap_picture(VmafPicture& pic, std::shared_ptr<FrameBuffer> frame) {
   describe(pic, frame->format());
@@ -106,6 +165,8 @@ VmafRef& picture_ref(const VmafPicture& pic, const char* which) {
   return ref;
 }
 
+void release_cached_pictures() { frame_cache().clear(); }
+
 bool release_picture(VmafPicture& pic) {
   VmafRef* ref = pic.ref;
   if (ref == nullptr || !g_refs.contains(ref)) return false;
@@ -127,11 +188,10 @@ extern "C" int vmaf_picture_alloc(VmafPicture* pic, enum VmafPixelFormat pix_fmt
   return guarded(__func__, [&] {
     not_null(pic, "pic");
     const VideoFormat f = picture_format(pix_fmt, bpc, w, h);
-    auto frame = std::make_shared<FrameBuffer>(f);
+    std::shared_ptr<FrameBuffer> frame = frame_cache().take(f);
     // Zeroed as libvmaf's are: a caller that writes fewer samples than the
     // planes hold (FFmpeg 5.1 with >8-bit input) sees the same picture.
-    for (unsigned p = 0; p < f.planes(); ++p)
-      std::memset(frame->plane(p), 0, static_cast<std::size_t>(frame->stride(p)) * f.plane_height(p));
+    zero_samples(*frame);
     wrap_picture(*pic, std::move(frame));
     return 0;
   });

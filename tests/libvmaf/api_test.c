@@ -381,28 +381,22 @@ static void test_context_errors(void) {
   CHECK_RC(vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 8, 64, 64), 0);
   ref.w[0] = 32;
   CHECK_RC(vmaf_read_pictures(vmaf, &ref, &dist, 0), -EINVAL);
-  /* ref and dist of different sizes */
-  CHECK_RC(vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, 64, 64), 0);
-  CHECK_RC(vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 8, 64, 48), 0);
-  CHECK_RC(vmaf_read_pictures(vmaf, &ref, &dist, 0), -EINVAL);
-  /* index out of order */
-  CHECK_RC(vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, 64, 64), 0);
-  CHECK_RC(vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 8, 64, 64), 0);
-  CHECK_RC(vmaf_read_pictures(vmaf, &ref, &dist, 1), -EINVAL);
-  /* a good pair, then pictures of another size or format */
-  CHECK_RC(vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, 64, 64), 0);
-  CHECK_RC(vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 8, 64, 64), 0);
-  CHECK_RC(vmaf_read_pictures(vmaf, &ref, &dist, 0), 0);
+  /* Pairs of new pictures: ref and dist of different sizes, an index out of
+   * order, a good pair, then pictures of another size, format or depth. */
+  const struct {
+    enum VmafPixelFormat fmt;
+    unsigned bpc, w, h, dist_h, index;
+    int rc;
+  } pairs[] = {{VMAF_PIX_FMT_YUV420P, 8, 64, 64, 48, 0, -EINVAL}, {VMAF_PIX_FMT_YUV420P, 8, 64, 64, 64, 1, -EINVAL},
+               {VMAF_PIX_FMT_YUV420P, 8, 64, 64, 64, 0, 0},       {VMAF_PIX_FMT_YUV420P, 8, 32, 32, 32, 1, -EINVAL},
+               {VMAF_PIX_FMT_YUV444P, 8, 64, 64, 64, 1, -EINVAL}, {VMAF_PIX_FMT_YUV420P, 10, 64, 64, 64, 1, -EINVAL}};
+  for (unsigned k = 0; k < sizeof pairs / sizeof pairs[0]; ++k) {
+    CHECK_RC(vmaf_picture_alloc(&ref, pairs[k].fmt, pairs[k].bpc, pairs[k].w, pairs[k].h), 0);
+    CHECK_RC(vmaf_picture_alloc(&dist, pairs[k].fmt, pairs[k].bpc, pairs[k].w, pairs[k].dist_h), 0);
+    CHECK_RC(vmaf_read_pictures(vmaf, &ref, &dist, pairs[k].index), pairs[k].rc);
+    CHECK(ref.ref == NULL && dist.ref == NULL);
+  }
   CHECK_RC(vmaf_use_feature(vmaf, "float_psnr", NULL), -EINVAL); /* after the first picture */
-  CHECK_RC(vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, 32, 32), 0);
-  CHECK_RC(vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 8, 32, 32), 0);
-  CHECK_RC(vmaf_read_pictures(vmaf, &ref, &dist, 1), -EINVAL);
-  CHECK_RC(vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV444P, 8, 64, 64), 0);
-  CHECK_RC(vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV444P, 8, 64, 64), 0);
-  CHECK_RC(vmaf_read_pictures(vmaf, &ref, &dist, 1), -EINVAL);
-  CHECK_RC(vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 10, 64, 64), 0);
-  CHECK_RC(vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 10, 64, 64), 0);
-  CHECK_RC(vmaf_read_pictures(vmaf, &ref, &dist, 1), -EINVAL);
 
   /* scores of pictures not given, unknown names, bad pooling arguments */
   CHECK_RC(vmaf_feature_score_at_index(vmaf, "psnr_y", &score, 1), -EINVAL);
