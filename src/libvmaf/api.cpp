@@ -53,7 +53,7 @@ using namespace exactvmaf::capi;
 extern "C" int vmaf_init(VmafContext** vmaf, VmafConfiguration cfg) {
   return guarded(__func__, [&] {
     not_null(vmaf, "vmaf");
-    set_log_level(cfg.log_level);
+    set_log_level(enum_value(cfg.log_level));
     // libvmaf's cpumask bits 8 (AVX2) and 16/32 (AVX-512, ICL): the kernels
     // exactvmaf may use, process-wide as in libvmaf. Same bits either way.
     if (cfg.cpumask & 8) set_simd_limit(SimdLevel::scalar);
@@ -171,7 +171,7 @@ extern "C" int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_
   return guarded(__func__, [&] {
     VmafContext& v = context(vmaf);
     not_null(feature_name, "feature_name");
-    not_null(score, "score") = v.feature_pooled(feature_name, pool_method, index_low, index_high);
+    not_null(score, "score") = v.feature_pooled(feature_name, enum_value(pool_method), index_low, index_high);
     return 0;
   });
 }
@@ -181,7 +181,7 @@ extern "C" int vmaf_score_pooled(VmafContext* vmaf, VmafModel* model, enum VmafP
   return guarded(__func__, [&] {
     VmafContext& v = context(vmaf);
     const VmafModel& m = checked(model, g_models, "model");
-    not_null(score, "score") = v.model_pooled(m.model, pool_method, index_low, index_high);
+    not_null(score, "score") = v.model_pooled(m.model, enum_value(pool_method), index_low, index_high);
     return 0;
   });
 }
@@ -193,7 +193,7 @@ extern "C" int vmaf_score_pooled_model_collection(VmafContext* vmaf, VmafModelCo
   return guarded(__func__, [&] {
     VmafContext& v = context(vmaf);
     const VmafModelCollection& c = checked(model_collection, g_collections, "model_collection");
-    not_null(score, "score") = v.collection_pooled(c.model, pool_method, index_low, index_high);
+    not_null(score, "score") = v.collection_pooled(c.model, enum_value(pool_method), index_low, index_high);
     return 0;
   });
 }
@@ -202,7 +202,7 @@ extern "C" int vmaf_preallocate_pictures(VmafContext* vmaf, VmafPictureConfigura
   return guarded(__func__, [&] {
     VmafContext& v = context(vmaf);
     const auto& p = cfg.pic_params;
-    v.preallocate(picture_format(p.pix_fmt, p.bpc, p.w, p.h), cfg.pic_cnt);
+    v.preallocate(picture_format(enum_value(p.pix_fmt), p.bpc, p.w, p.h), cfg.pic_cnt);
     return 0;
   });
 }
@@ -218,7 +218,7 @@ extern "C" int vmaf_fetch_preallocated_picture(VmafContext* vmaf, VmafPicture* p
 extern "C" int vmaf_write_output(VmafContext* vmaf, const char* output_path, enum VmafOutputFormat fmt) {
   return guarded(__func__, [&] {
     VmafContext& v = context(vmaf);
-    v.write_output(&not_null(output_path, "output_path"), fmt);
+    v.write_output(&not_null(output_path, "output_path"), enum_value(fmt));
     return 0;
   });
 }

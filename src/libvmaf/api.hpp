@@ -3,11 +3,13 @@
 // point, and registries that tell live objects from closed ones.
 #pragma once
 #include <cerrno>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_set>
 
 #include "exactvmaf/error.hpp"
@@ -34,8 +36,18 @@ class ApiError : public std::runtime_error {
 
 [[noreturn]] inline void fail(const std::string& message, int code = EINVAL) { throw ApiError(code, message); }
 
-// libvmaf's process-wide log level (vmaf_init sets it).
-void set_log_level(VmafLogLevel level);
+// The value a C caller passed for an enum, which may be any int: read from
+// its bytes (loading an out-of-range value as the C++ enum is undefined).
+template <class E>
+int enum_value(const E& e) {
+  static_assert(std::is_enum_v<E> && sizeof(E) == sizeof(int));
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
+// libvmaf's process-wide log level (vmaf_init sets it; clamped to NONE..DEBUG).
+void set_log_level(int level);
 // "exactvmaf: error: FUNCTION: MESSAGE" on stderr when the level allows it.
 void log_line(VmafLogLevel level, std::string_view function, std::string_view message);
 

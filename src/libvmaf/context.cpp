@@ -112,13 +112,13 @@ class PictureOwner {
   VmafPicture* pic_;
 };
 
-PoolMethod pool_method(enum VmafPoolingMethod m) {
+PoolMethod pool_method(int m) {
   switch (m) {
     case VMAF_POOL_METHOD_MIN: return PoolMethod::min;
     case VMAF_POOL_METHOD_MAX: return PoolMethod::max;
     case VMAF_POOL_METHOD_MEAN: return PoolMethod::mean;
     case VMAF_POOL_METHOD_HARMONIC_MEAN: return PoolMethod::harmonic_mean;
-    default: fail(fmt::format("pool_method {} is not VMAF_POOL_METHOD_MIN, _MAX, _MEAN or _HARMONIC_MEAN", int(m)));
+    default: fail(fmt::format("pool_method {} is not VMAF_POOL_METHOD_MIN, _MAX, _MEAN or _HARMONIC_MEAN", m));
   }
 }
 
@@ -458,12 +458,12 @@ VmafModelCollectionScore VmafContext::collection_score(const Model& collection, 
   return s;
 }
 
-void VmafContext::check_pool_range(enum VmafPoolingMethod method, unsigned lo, unsigned hi) const {
+void VmafContext::check_pool_range(int method, unsigned lo, unsigned hi) const {
   (void)pool_method(method);
   if (lo > hi) fail(fmt::format("index_low {} is above index_high {}", lo, hi));
 }
 
-double VmafContext::feature_pooled(std::string_view name, enum VmafPoolingMethod method, unsigned lo, unsigned hi) {
+double VmafContext::feature_pooled(std::string_view name, int method, unsigned lo, unsigned hi) {
   check_pool_range(method, lo, hi);
   Lock lock(mutex_);
   const ScoreTable& table = table_for(hi, lock);
@@ -480,7 +480,7 @@ double VmafContext::feature_pooled(std::string_view name, enum VmafPoolingMethod
   return *v;
 }
 
-double VmafContext::model_pooled(const Model& model, enum VmafPoolingMethod method, unsigned lo, unsigned hi) {
+double VmafContext::model_pooled(const Model& model, int method, unsigned lo, unsigned hi) {
   check_pool_range(method, lo, hi);
   const unsigned step = std::max(1u, cfg_.n_subsample);
   ScoreTable scores;
@@ -490,8 +490,8 @@ double VmafContext::model_pooled(const Model& model, enum VmafPoolingMethod meth
   return *scores.pooled(id, pool_method(method), lo, hi, step);
 }
 
-VmafModelCollectionScore VmafContext::collection_pooled(const Model& collection, enum VmafPoolingMethod method,
-                                                        unsigned lo, unsigned hi) {
+VmafModelCollectionScore VmafContext::collection_pooled(const Model& collection, int method, unsigned lo,
+                                                        unsigned hi) {
   check_pool_range(method, lo, hi);
   const unsigned step = std::max(1u, cfg_.n_subsample);
   ScoreTable scores;
@@ -538,7 +538,7 @@ void VmafContext::fetch_preallocated(VmafPicture& pic) {
   wrap_picture(pic, std::move(frame));
 }
 
-void VmafContext::cuda_preallocate(const VideoFormat& format, enum VmafCudaPicturePreallocationMethod method) {
+void VmafContext::cuda_preallocate(const VideoFormat& format, int method) {
   Lock lock(mutex_);
   cuda_pool_method_ = method;
   cuda_pool_format_.reset();
@@ -572,14 +572,14 @@ void VmafContext::cuda_fetch_preallocated(VmafPicture& pic) {
   fail("the CUDA preallocation method is NONE: no pictures to fetch");
 }
 
-void VmafContext::write_output(const char* path, enum VmafOutputFormat format) {
+void VmafContext::write_output(const char* path, int format) {
   OutputFormat out;
   switch (format) {
     case VMAF_OUTPUT_FORMAT_XML: out = OutputFormat::xml; break;
     case VMAF_OUTPUT_FORMAT_JSON: out = OutputFormat::json; break;
     case VMAF_OUTPUT_FORMAT_CSV: out = OutputFormat::csv; break;
     case VMAF_OUTPUT_FORMAT_SUB: out = OutputFormat::sub; break;
-    default: fail(fmt::format("output format {} is not XML, JSON, CSV or SUB", int(format)));
+    default: fail(fmt::format("output format {} is not XML, JSON, CSV or SUB", format));
   }
   NumberFormat numbers;
   if (const char* p = std::getenv("EXACTVMAF_PRECISION"); p != nullptr && *p != '\0') {

@@ -56,17 +56,19 @@ struct VmafContext {
   double feature_score(std::string_view name, unsigned index);
   double model_score(const exactvmaf::Model& model, unsigned index);
   VmafModelCollectionScore collection_score(const exactvmaf::Model& collection, unsigned index);
-  double feature_pooled(std::string_view name, enum VmafPoolingMethod method, unsigned lo, unsigned hi);
-  double model_pooled(const exactvmaf::Model& model, enum VmafPoolingMethod method, unsigned lo, unsigned hi);
-  VmafModelCollectionScore collection_pooled(const exactvmaf::Model& collection, enum VmafPoolingMethod method,
-                                             unsigned lo, unsigned hi);
+  // method: a VmafPoolingMethod value (enum_value).
+  double feature_pooled(std::string_view name, int method, unsigned lo, unsigned hi);
+  double model_pooled(const exactvmaf::Model& model, int method, unsigned lo, unsigned hi);
+  VmafModelCollectionScore collection_pooled(const exactvmaf::Model& collection, int method, unsigned lo,
+                                             unsigned hi);
 
   void preallocate(const exactvmaf::VideoFormat& format, unsigned count);
   void fetch_preallocated(VmafPicture& pic);
-  void cuda_preallocate(const exactvmaf::VideoFormat& format, enum VmafCudaPicturePreallocationMethod method);
+  // method: a VmafCudaPicturePreallocationMethod value, checked by the caller.
+  void cuda_preallocate(const exactvmaf::VideoFormat& format, int method);
   void cuda_fetch_preallocated(VmafPicture& pic);
 
-  void write_output(const char* path, enum VmafOutputFormat format);
+  void write_output(const char* path, int format);  // a VmafOutputFormat value
 
  private:
   enum class Stage { setup, running, flushed, failed };
@@ -82,7 +84,7 @@ struct VmafContext {
   // A one-frame table with the features `svr_models` need at `index`.
   exactvmaf::ScoreTable features_at(const std::vector<const exactvmaf::SvrModel*>& svr_models, unsigned index,
                                     Lock& lock);
-  void check_pool_range(enum VmafPoolingMethod method, unsigned lo, unsigned hi) const;
+  void check_pool_range(int method, unsigned lo, unsigned hi) const;
   exactvmaf::Backend backend() const;
 
   const VmafConfiguration cfg_;
@@ -93,7 +95,7 @@ struct VmafContext {
   std::shared_ptr<exactvmaf::FramePool> pool_;  // vmaf_preallocate_pictures
   std::unordered_set<const exactvmaf::FrameBuffer*> pool_zeroed_;  // handed out once, zeroed then
   std::optional<exactvmaf::VideoFormat> cuda_pool_format_;
-  enum VmafCudaPicturePreallocationMethod cuda_pool_method_ = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE;
+  int cuda_pool_method_ = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE;
   std::shared_ptr<exactvmaf::FramePool> download_pool_;  // host copies of device pictures
 
   mutable std::mutex mutex_;

@@ -197,20 +197,20 @@ extern "C" int vmaf_cuda_import_state(VmafContext* vmaf, VmafCudaState* cu_state
 extern "C" int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPictureConfiguration cfg) {
   return guarded(__func__, [&] {
     VmafContext& v = checked(vmaf, g_contexts, "vmaf");
-    switch (cfg.pic_prealloc_method) {
+    const int method = enum_value(cfg.pic_prealloc_method);
+    switch (method) {
       case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE:
       case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE:
       case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST:
       case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED: break;
-      default: fail(fmt::format("pic_prealloc_method {} is not a VmafCudaPicturePreallocationMethod",
-                                int(cfg.pic_prealloc_method)));
+      default: fail(fmt::format("pic_prealloc_method {} is not a VmafCudaPicturePreallocationMethod", method));
     }
-    if (cfg.pic_prealloc_method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE) {
-      v.cuda_preallocate({}, cfg.pic_prealloc_method);
+    if (method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE) {
+      v.cuda_preallocate({}, method);
       return 0;
     }
     const auto& p = cfg.pic_params;
-    v.cuda_preallocate(picture_format(p.pix_fmt, p.bpc, p.w, p.h), cfg.pic_prealloc_method);
+    v.cuda_preallocate(picture_format(enum_value(p.pix_fmt), p.bpc, p.w, p.h), method);
     return 0;
   });
 }

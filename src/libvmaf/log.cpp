@@ -11,7 +11,7 @@ namespace {
 std::atomic<int> g_level{VMAF_LOG_LEVEL_INFO};  // libvmaf's default
 }
 
-void set_log_level(VmafLogLevel level) {
+void set_log_level(int level) {
   int l = level;
   if (l < VMAF_LOG_LEVEL_NONE) l = VMAF_LOG_LEVEL_NONE;
   if (l > VMAF_LOG_LEVEL_DEBUG) l = VMAF_LOG_LEVEL_DEBUG;

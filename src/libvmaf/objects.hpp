@@ -64,9 +64,10 @@ namespace exactvmaf::capi {
 
 extern Registry<VmafRef> g_refs;
 
-// The VideoFormat of libvmaf picture parameters; throws ApiError for an
+// The VideoFormat of libvmaf picture parameters (pix_fmt: a VmafPixelFormat
+// value as enum_value reads it); throws ApiError for an
 // unknown pixel format, a bit depth other than 8/10/12/16 or a zero size.
-VideoFormat picture_format(enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h);
+VideoFormat picture_format(int pix_fmt, unsigned bpc, unsigned w, unsigned h);
 enum VmafPixelFormat vmaf_pixel_format(PixelFormat f);
 // Zeroes every sample of `frame`, as libvmaf's allocation does.
 void zero_samples(FrameBuffer& frame);

@@ -14,14 +14,14 @@ namespace exactvmaf::capi {
 
 Registry<VmafRef> g_refs;
 
-VideoFormat picture_format(enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h) {
+VideoFormat picture_format(int pix_fmt, unsigned bpc, unsigned w, unsigned h) {
   VideoFormat f;
   switch (pix_fmt) {
     case VMAF_PIX_FMT_YUV420P: f.pix_fmt = PixelFormat::yuv420; break;
     case VMAF_PIX_FMT_YUV422P: f.pix_fmt = PixelFormat::yuv422; break;
     case VMAF_PIX_FMT_YUV444P: f.pix_fmt = PixelFormat::yuv444; break;
     case VMAF_PIX_FMT_YUV400P: f.pix_fmt = PixelFormat::yuv400; break;
-    default: fail(fmt::format("pixel format {} is not one of VMAF_PIX_FMT_YUV420P/422P/444P/400P", int(pix_fmt)));
+    default: fail(fmt::format("pixel format {} is not one of VMAF_PIX_FMT_YUV420P/422P/444P/400P", pix_fmt));
   }
   if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
     fail(fmt::format("bpc {}: exactvmaf scores 8, 10, 12 and 16-bit pictures", bpc));
@@ -153,7 +153,7 @@ VmafRef& picture_ref(const VmafPicture& pic, const char* which) {
   const VideoFormat& f = ref.host ? ref.host->format() : ref.device->format();
   VmafPicture expected;
   describe(expected, f);
-  bool same = pic.pix_fmt == expected.pix_fmt && pic.bpc == expected.bpc;
+  bool same = enum_value(pic.pix_fmt) == enum_value(expected.pix_fmt) && pic.bpc == expected.bpc;
   for (unsigned p = 0; p < 3; ++p) {
     same = same && pic.w[p] == expected.w[p] && pic.h[p] == expected.h[p];
     const void* data = p >= f.planes() ? nullptr : ref.host ? static_cast<void*>(ref.host->plane(p)) : ref.device->data[p];
@@ -187,7 +187,7 @@ extern "C" int vmaf_picture_alloc(VmafPicture* pic, enum VmafPixelFormat pix_fmt
                                   unsigned h) {
   return guarded(__func__, [&] {
     not_null(pic, "pic");
-    const VideoFormat f = picture_format(pix_fmt, bpc, w, h);
+    const VideoFormat f = picture_format(enum_value(pix_fmt), bpc, w, h);
     std::shared_ptr<FrameBuffer> frame = frame_cache().take(f);
     // Zeroed as libvmaf's are: a caller that writes fewer samples than the
     // planes hold (FFmpeg 5.1 with >8-bit input) sees the same picture.
