@@ -70,7 +70,8 @@ class ContextScope {
  public:
   explicit ContextScope(void* ctx) : driver_(Driver::get()) {
     if (driver_.get_current(&saved_) != 0) saved_ = nullptr;
-    if (ctx != nullptr && driver_.set_current(ctx) != 0) fail("the CUcontext given to vmaf_cuda_state_init is not usable", ENODEV);
+    if (ctx != nullptr && driver_.set_current(ctx) != 0)
+      fail("the CUcontext given to vmaf_cuda_state_init is not usable", ENODEV);
   }
   ~ContextScope() { (void)driver_.set_current(saved_); }
   ContextScope(const ContextScope&) = delete;
@@ -92,20 +93,23 @@ class CudaDeviceFrame final : public DeviceFrame {
   CudaDeviceFrame(const CudaDevice& device, const VideoFormat& format) : device_(device) {
     format_ = format;
     ContextScope scope(device.cu_ctx);
-    if (device.cu_ctx == nullptr) check(cudaSetDevice(device.device), "cudaSetDevice");
-    for (unsigned p = 0; p < format.planes(); ++p) {
-      std::size_t pitch = 0;
-      const std::size_t row = std::max(1u, format.picture_width(p)) * std::size_t{format.bytes_per_sample()};
-      check(cudaMallocPitch(&data[p], &pitch, row, std::max(1u, format.picture_height(p))), "cudaMallocPitch");
-      this->pitch[p] = static_cast<std::ptrdiff_t>(pitch);
+    try {
+      if (device.cu_ctx == nullptr) check(cudaSetDevice(device.device), "cudaSetDevice");
+      for (unsigned p = 0; p < format.planes(); ++p) {
+        std::size_t pitch = 0;
+        const std::size_t row = std::max(1u, format.picture_width(p)) * std::size_t{format.bytes_per_sample()};
+        check(cudaMallocPitch(&data[p], &pitch, row, std::max(1u, format.picture_height(p))), "cudaMallocPitch");
+        this->pitch[p] = static_cast<std::ptrdiff_t>(pitch);
+      }
+    } catch (...) {
+      free_planes();
+      throw;
     }
   }
   ~CudaDeviceFrame() override {
     try {
       ContextScope scope(device_.cu_ctx);
-      for (void* d : data)
-        if (d != nullptr) (void)cudaFree(d);
-      (void)cudaGetLastError();
+      free_planes();
     } catch (const std::exception&) {
       // No driver left at exit: nothing to free.
     }
@@ -128,6 +132,13 @@ class CudaDeviceFrame final : public DeviceFrame {
   }
 
  private:
+  void free_planes() {
+    for (void*& d : data) {
+      if (d != nullptr) (void)cudaFree(d);
+      d = nullptr;
+    }
+    (void)cudaGetLastError();
+  }
   CudaDevice device_;
 };
 
