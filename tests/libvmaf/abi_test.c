@@ -13,7 +13,6 @@
 #include <libvmaf/libvmaf_cuda.h>
 #include <libvmaf/version.h>
 
-#define OFFSET(type, field, at) _Static_assert(offsetof(type, field) == (at), #type "." #field " at " #at)
 #define SIZE(type, n) _Static_assert(sizeof(type) == (n), "sizeof(" #type ") == " #n)
 #define VALUE(name, v) _Static_assert((name) == (v), #name " == " #v)
 
@@ -28,96 +27,60 @@ SIZE(enum VmafModelFlags, 4);
 SIZE(enum VmafModelCollectionScoreType, 4);
 SIZE(enum VmafCudaPicturePreallocationMethod, 4);
 
-VALUE(VMAF_LOG_LEVEL_NONE, 0);
-VALUE(VMAF_LOG_LEVEL_ERROR, 1);
-VALUE(VMAF_LOG_LEVEL_WARNING, 2);
-VALUE(VMAF_LOG_LEVEL_INFO, 3);
-VALUE(VMAF_LOG_LEVEL_DEBUG, 4);
-
-VALUE(VMAF_OUTPUT_FORMAT_NONE, 0);
-VALUE(VMAF_OUTPUT_FORMAT_XML, 1);
-VALUE(VMAF_OUTPUT_FORMAT_JSON, 2);
-VALUE(VMAF_OUTPUT_FORMAT_CSV, 3);
-VALUE(VMAF_OUTPUT_FORMAT_SUB, 4);
-
-VALUE(VMAF_POOL_METHOD_UNKNOWN, 0);
-VALUE(VMAF_POOL_METHOD_MIN, 1);
-VALUE(VMAF_POOL_METHOD_MAX, 2);
-VALUE(VMAF_POOL_METHOD_MEAN, 3);
-VALUE(VMAF_POOL_METHOD_HARMONIC_MEAN, 4);
-VALUE(VMAF_POOL_METHOD_NB, 5);
-
-VALUE(VMAF_PIX_FMT_UNKNOWN, 0);
-VALUE(VMAF_PIX_FMT_YUV420P, 1);
-VALUE(VMAF_PIX_FMT_YUV422P, 2);
-VALUE(VMAF_PIX_FMT_YUV444P, 3);
-VALUE(VMAF_PIX_FMT_YUV400P, 4);
+/* Enumerators numbered from 0, in order. */
+#define SEQ4(a, b, c, d) VALUE(a, 0); VALUE(b, 1); VALUE(c, 2); VALUE(d, 3)
+#define SEQ5(a, b, c, d, e) SEQ4(a, b, c, d); VALUE(e, 4)
+#define SEQ6(a, b, c, d, e, f) SEQ5(a, b, c, d, e); VALUE(f, 5)
+SEQ5(VMAF_LOG_LEVEL_NONE, VMAF_LOG_LEVEL_ERROR, VMAF_LOG_LEVEL_WARNING, VMAF_LOG_LEVEL_INFO, VMAF_LOG_LEVEL_DEBUG);
+SEQ5(VMAF_OUTPUT_FORMAT_NONE, VMAF_OUTPUT_FORMAT_XML, VMAF_OUTPUT_FORMAT_JSON, VMAF_OUTPUT_FORMAT_CSV,
+     VMAF_OUTPUT_FORMAT_SUB);
+SEQ6(VMAF_POOL_METHOD_UNKNOWN, VMAF_POOL_METHOD_MIN, VMAF_POOL_METHOD_MAX, VMAF_POOL_METHOD_MEAN,
+     VMAF_POOL_METHOD_HARMONIC_MEAN, VMAF_POOL_METHOD_NB);
+SEQ5(VMAF_PIX_FMT_UNKNOWN, VMAF_PIX_FMT_YUV420P, VMAF_PIX_FMT_YUV422P, VMAF_PIX_FMT_YUV444P, VMAF_PIX_FMT_YUV400P);
+SEQ4(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
+     VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED);
 
 VALUE(VMAF_MODEL_FLAGS_DEFAULT, 0);
 VALUE(VMAF_MODEL_FLAG_DISABLE_CLIP, 1);
 VALUE(VMAF_MODEL_FLAG_ENABLE_TRANSFORM, 2);
 VALUE(VMAF_MODEL_FLAG_DISABLE_TRANSFORM, 4);
-
 VALUE(VMAF_MODEL_COLLECTION_SCORE_UNKNOWN, 0);
 VALUE(VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP, 1);
-
-VALUE(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE, 0);
-VALUE(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, 1);
-VALUE(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST, 2);
-VALUE(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED, 3);
 
 VALUE(VMAF_API_VERSION_MAJOR, 3);
 VALUE(VMAF_API_VERSION_MINOR, 2);
 VALUE(VMAF_API_VERSION_PATCH, 0);
 
-SIZE(VmafConfiguration, 32);
-OFFSET(VmafConfiguration, log_level, 0);
-OFFSET(VmafConfiguration, n_threads, 4);
-OFFSET(VmafConfiguration, n_subsample, 8);
-OFFSET(VmafConfiguration, cpumask, 16);
-OFFSET(VmafConfiguration, gpumask, 24);
-
-SIZE(VmafPicture, 96);
-OFFSET(VmafPicture, pix_fmt, 0);
-OFFSET(VmafPicture, bpc, 4);
-OFFSET(VmafPicture, w, 8);
-OFFSET(VmafPicture, h, 20);
-OFFSET(VmafPicture, stride, 32);
-OFFSET(VmafPicture, data, 56);
-OFFSET(VmafPicture, ref, 80);
-OFFSET(VmafPicture, priv, 88);
-SIZE(((VmafPicture *)0)->w, 12);
-SIZE(((VmafPicture *)0)->stride, 24);
-SIZE(((VmafPicture *)0)->data, 24);
-
-SIZE(VmafModelConfig, 16);
-OFFSET(VmafModelConfig, name, 0);
-OFFSET(VmafModelConfig, flags, 8);
-SIZE(((VmafModelConfig *)0)->flags, 8);
-
-SIZE(VmafModelCollectionScore, 40);
-OFFSET(VmafModelCollectionScore, type, 0);
-OFFSET(VmafModelCollectionScore, bootstrap.bagging_score, 8);
-OFFSET(VmafModelCollectionScore, bootstrap.stddev, 16);
-OFFSET(VmafModelCollectionScore, bootstrap.ci.p95.lo, 24);
-OFFSET(VmafModelCollectionScore, bootstrap.ci.p95.hi, 32);
-
-SIZE(VmafPictureConfiguration, 20);
-OFFSET(VmafPictureConfiguration, pic_params.w, 0);
-OFFSET(VmafPictureConfiguration, pic_params.h, 4);
-OFFSET(VmafPictureConfiguration, pic_params.bpc, 8);
-OFFSET(VmafPictureConfiguration, pic_params.pix_fmt, 12);
-OFFSET(VmafPictureConfiguration, pic_cnt, 16);
-
-SIZE(VmafCudaConfiguration, 8);
-OFFSET(VmafCudaConfiguration, cu_ctx, 0);
-
-SIZE(VmafCudaPictureConfiguration, 20);
-OFFSET(VmafCudaPictureConfiguration, pic_params.w, 0);
-OFFSET(VmafCudaPictureConfiguration, pic_params.h, 4);
-OFFSET(VmafCudaPictureConfiguration, pic_params.bpc, 8);
-OFFSET(VmafCudaPictureConfiguration, pic_params.pix_fmt, 12);
-OFFSET(VmafCudaPictureConfiguration, pic_prealloc_method, 16);
+/* Each struct: its size and every field's offset (T names the struct). */
+#define AT(field, at) (offsetof(T, field) == (at))
+#define LAYOUT(checks) _Static_assert(checks, "the layout of libvmaf 3.2.0")
+#define T VmafConfiguration
+LAYOUT(sizeof(T) == 32 && AT(log_level, 0) && AT(n_threads, 4) && AT(n_subsample, 8) && AT(cpumask, 16) &&
+       AT(gpumask, 24));
+#undef T
+#define T VmafPicture
+LAYOUT(sizeof(T) == 96 && AT(pix_fmt, 0) && AT(bpc, 4) && AT(w, 8) && AT(h, 20) && AT(stride, 32) && AT(data, 56) &&
+       AT(ref, 80) && AT(priv, 88) && sizeof(((T *)0)->w) == 12 && sizeof(((T *)0)->stride) == 24 &&
+       sizeof(((T *)0)->data) == 24);
+#undef T
+#define T VmafModelConfig
+LAYOUT(sizeof(T) == 16 && AT(name, 0) && AT(flags, 8) && sizeof(((T *)0)->flags) == 8);
+#undef T
+#define T VmafModelCollectionScore
+LAYOUT(sizeof(T) == 40 && AT(type, 0) && AT(bootstrap.bagging_score, 8) && AT(bootstrap.stddev, 16) &&
+       AT(bootstrap.ci.p95.lo, 24) && AT(bootstrap.ci.p95.hi, 32));
+#undef T
+#define T VmafPictureConfiguration
+LAYOUT(sizeof(T) == 20 && AT(pic_params.w, 0) && AT(pic_params.h, 4) && AT(pic_params.bpc, 8) &&
+       AT(pic_params.pix_fmt, 12) && AT(pic_cnt, 16));
+#undef T
+#define T VmafCudaConfiguration
+LAYOUT(sizeof(T) == 8 && AT(cu_ctx, 0));
+#undef T
+#define T VmafCudaPictureConfiguration
+LAYOUT(sizeof(T) == 20 && AT(pic_params.w, 0) && AT(pic_params.h, 4) && AT(pic_params.bpc, 8) &&
+       AT(pic_params.pix_fmt, 12) && AT(pic_prealloc_method, 16));
+#undef T
 
 /* Every function with libvmaf's exact type (an incompatible pointer fails
  * the build under -Werror). */
