@@ -380,8 +380,10 @@ Backend choose_backend(const RunOptions& opts, const std::vector<FeatureRequest>
     }
   }
   if (why_not.empty()) return Backend::cuda;
-  if (opts.backend == Backend::cuda) throw Error("--backend cuda: " + why_not + " (use --backend cpu or auto)");
-  if (opts.on_warning) opts.on_warning("--backend auto: running on the cpu: " + why_not);
+  auto option = [&](const char* name) { return fmt::format(fmt::runtime(opts.backend_option), name); };
+  if (opts.backend == Backend::cuda)
+    throw Error(fmt::format("{}: {} (use {} or auto)", option("cuda"), why_not, option("cpu")));
+  if (opts.on_warning) opts.on_warning(option("auto") + ": running on the cpu: " + why_not);
   return Backend::cpu;
 }
 

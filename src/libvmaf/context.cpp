@@ -217,6 +217,8 @@ void VmafContext::start(const VideoFormat& format, Lock& lock) {
   opts.threads = cfg_.n_threads;
   opts.subsample = std::max(1u, cfg_.n_subsample);
   opts.backend = backend();
+  const char* env = std::getenv("EXACTVMAF_BACKEND");
+  opts.backend_option = env != nullptr && *env != '\0' ? "EXACTVMAF_BACKEND={}" : "the CUDA request (backend {})";
   opts.gpu = cuda_ ? cuda_->device : 0;
   opts.on_warning = [](const std::string& w) { log_line(VMAF_LOG_LEVEL_WARNING, "vmaf_read_pictures", w); };
   pipeline::Hooks hooks;
