@@ -4,6 +4,7 @@
 #   fuzz_y4m_header  y4m streams            seeds: fuzz/corpus/y4m
 #   fuzz_model_json  libvmaf model files    seeds: models/ (every shipped model)
 #   fuzz_options     --feature / -m args    seeds: fuzz/corpus/options
+#   fuzz_libvmaf_api libvmaf C API calls    seeds: fuzz/corpus/libvmaf_api
 # New corpus entries go to BUILD_DIR/fuzz-corpus/NAME, crashes to
 # BUILD_DIR/fuzz-artifacts/. Exits non-zero when a fuzzer finds a bug.
 #   usage: fuzz/run_fuzz.sh BUILD_DIR [SECONDS]
@@ -43,3 +44,4 @@ fuzz() {
 fuzz fuzz_y4m_header 8192 "$repo/fuzz/corpus/y4m"
 fuzz fuzz_model_json 65536 "$repo/models" "$repo/models/vmaf_v1.0.16" "$repo/models/vmaf_v1.0.16_hfr"
 fuzz fuzz_options 512 "$repo/fuzz/corpus/options"
+fuzz fuzz_libvmaf_api 1024 "$repo/fuzz/corpus/libvmaf_api"

@@ -24,6 +24,7 @@ bins=()
 [ -x "$build/tools/exactvmaf" ] && bins+=("$build/tools/exactvmaf")
 [ -x "$build/tools/exactvmaf-parity" ] && bins+=("$build/tools/exactvmaf-parity")
 [ -x "$build/bench/exactvmaf_bench" ] && bins+=("$build/bench/exactvmaf_bench")
+[ -x "$build/ffmpeg-client/build/ffmpeg" ] && bins+=("$build/ffmpeg-client/build/ffmpeg")  # scripts/ffmpeg-client.sh
 while IFS= read -r -d '' f; do bins+=("$f"); done < <(find "$build/tests" -maxdepth 2 -type f -executable -print0)
 cp "${bins[@]}" "$out/"
 # Libraries from Debian packages (not libc, libstdc++, libgcc, CUDA).

@@ -130,6 +130,10 @@ Model parse_model_json(std::string_view text, std::string_view source, const Mod
 // FEATURE.OPTION overrides. Throws Error listing every place searched when
 // version=NAME is found nowhere.
 Model load_model(const ModelSpec& spec, const ModelSearch& search);
+// FEATURE.OPTION=VALUE (as in a -m argument) on every feature of the model
+// and its bootstrap members that extractor FEATURE computes; false when none
+// does.
+bool override_model_feature(Model& model, const ModelSpec::Override& o);
 // All of them; model output names must be unique (as libvmaf requires).
 std::vector<Model> load_models(const std::vector<ModelSpec>& specs, const ModelSearch& search);
 
@@ -161,6 +165,13 @@ double predict_score(const SvrModel& model, std::span<const double> features, bo
 using ModelFeatureNamer = std::function<std::string(const ModelFeature&)>;
 void predict(const std::vector<Model>& models, ScoreTable& table, std::uint64_t frames, unsigned subsample = 1,
              const ModelFeatureNamer& metric_of = {});
+// predict()'s two parts, for callers that predict one model at a time (the
+// libvmaf C API): one SVR model's NAME, and a bootstrap model's members and
+// NAME_bagging, NAME_stddev, NAME_ci_p95_lo, NAME_ci_p95_hi.
+void predict_model(const SvrModel& model, ScoreTable& table, std::uint64_t frames, unsigned subsample = 1,
+                   const ModelFeatureNamer& metric_of = {});
+void predict_bootstrap(const Model& model, ScoreTable& table, std::uint64_t frames, unsigned subsample = 1,
+                       const ModelFeatureNamer& metric_of = {});
 
 }  // namespace exactvmaf
 

@@ -34,6 +34,9 @@ struct RunOptions {
   std::uint64_t frame_skip_ref = 0;
   std::uint64_t frame_skip_dist = 0;
   Backend backend = Backend::cpu;
+  // How the backend was asked for, in messages ({} is its name): the CLI's
+  // --backend, the libvmaf API's EXACTVMAF_BACKEND=...
+  std::string backend_option = "--backend {}";
   int gpu = 0;                    // CUDA device index (--gpu)
   bool cuda_graphs = true;        // replay each thread's captured launch chain; false: launch directly
   // cuda: time each frame's upload and kernels with device events (into

@@ -12,12 +12,14 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "backends/cuda/cuda_feature.hpp"
 #include "backends/cuda/runner.hpp"
+#include "core/pipeline.hpp"
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/run.hpp"
 #include "numeric/fpenv.hpp"
@@ -237,8 +239,10 @@ using ProcessorFactory = std::function<std::unique_ptr<FrameProcessor>()>;
 
 class WorkerPool {
  public:
-  WorkerPool(unsigned n, std::vector<Extractor>& extractors, ProcessorFactory make_processor)
-      : extractors_(extractors), make_processor_(std::move(make_processor)) {
+  // `on_done` is called by a worker after each frame it finishes.
+  WorkerPool(unsigned n, std::vector<Extractor>& extractors, ProcessorFactory make_processor,
+             std::function<void()> on_done)
+      : extractors_(extractors), make_processor_(std::move(make_processor)), on_done_(std::move(on_done)) {
     for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { loop(); });
   }
   ~WorkerPool() {
@@ -270,6 +274,11 @@ class WorkerPool {
     results_.erase(index);
     --in_flight_;
     return r;
+  }
+  // Whether take(index) would return without waiting.
+  bool ready(std::uint64_t index) {
+    std::lock_guard lock(mutex_);
+    return error_ || results_.count(index);
   }
 
  private:
@@ -321,6 +330,7 @@ class WorkerPool {
         results_.emplace(task.index, std::move(result));
       }
       done_cv_.notify_all();
+      if (on_done_) on_done_();
     }
   }
   void fail(std::exception_ptr e) {
@@ -333,6 +343,7 @@ class WorkerPool {
 
   std::vector<Extractor>& extractors_;
   ProcessorFactory make_processor_;
+  std::function<void()> on_done_;
   std::vector<std::thread> threads_;
   std::mutex mutex_;
   std::condition_variable cv_, done_cv_;
@@ -369,23 +380,101 @@ Backend choose_backend(const RunOptions& opts, const std::vector<FeatureRequest>
     }
   }
   if (why_not.empty()) return Backend::cuda;
-  if (opts.backend == Backend::cuda) throw Error("--backend cuda: " + why_not + " (use --backend cpu or auto)");
-  if (opts.on_warning) opts.on_warning("--backend auto: running on the cpu: " + why_not);
+  auto option = [&](const char* name) { return fmt::format(fmt::runtime(opts.backend_option), name); };
+  if (opts.backend == Backend::cuda)
+    throw Error(fmt::format("{}: {} (use {} or auto)", option("cuda"), why_not, option("cpu")));
+  if (opts.on_warning) opts.on_warning(option("auto") + ": running on the cpu: " + why_not);
   return Backend::cpu;
 }
 
+// Two video readers: skipped frames, pooled buffers filled ahead by reader
+// threads, and the warning when one input ends first.
+class ReaderPairSource final : public pipeline::PairSource {
+ public:
+  ReaderPairSource(VideoReader& ref, VideoReader& dist, const RunOptions& opts)
+      : ref_(ref), dist_(dist), opts_(opts) {}
+
+  void start(const pipeline::SourceNeeds& needs) override {
+    ref_.set_luma_only(needs.luma_only);
+    dist_.set_luma_only(needs.luma_only);
+    auto skip = [](VideoReader& r, std::uint64_t n) {
+      std::uint64_t s = 0;
+      while (s < n && r.skip_frame()) ++s;
+      return s;
+    };
+    skipped_ref_ = skip(ref_, opts_.frame_skip_ref);
+    skipped_dist_ = skip(dist_, opts_.frame_skip_dist);
+    const VideoFormat& fmt = ref_.info().format;
+    ref_in_.emplace(ref_, FramePool::create(fmt, needs.buffers, needs.memory), skipped_ref_, opts_.frame_cnt,
+                    needs.parallel_readers);
+    dist_in_.emplace(dist_, FramePool::create(fmt, needs.buffers, needs.memory), skipped_dist_, opts_.frame_cnt,
+                     needs.parallel_readers);
+    ref_in_->start();
+    dist_in_->start();
+  }
+
+  Pull next(std::shared_ptr<FrameBuffer>& r, std::shared_ptr<FrameBuffer>& d) override {
+    r = ref_in_->pop();
+    d = dist_in_->pop();
+    if (r && d) {
+      ++pairs_;
+      return Pull::pair;
+    }
+    if (r || d) {
+      // One input ended first: libvmaf stops there and warns; we say both counts.
+      InputStream& longer = r ? *ref_in_ : *dist_in_;
+      const VideoReader& shorter = r ? dist_ : ref_;
+      const std::uint64_t longer_frames = frames_in_input(longer, r ? skipped_ref_ : skipped_dist_, pairs_ + 1);
+      if (opts_.on_warning)
+        opts_.on_warning(fmt::format("\"{}\" ended after {} frames, before \"{}\" ({} frames); scored the first {}",
+                                     shorter.path(), pairs_, longer.reader().path(), longer_frames, pairs_));
+    }
+    r.reset();
+    d.reset();
+    return Pull::end;
+  }
+
+  void stop() override {
+    if (ref_in_) ref_in_->stop();
+    if (dist_in_) dist_in_->stop();
+  }
+
+  std::uint64_t frames_total() const override {
+    const auto& ri = ref_.info();
+    const auto& di = dist_.info();
+    if (!ri.frame_count || !di.frame_count) return 0;
+    std::uint64_t n = std::min(*ri.frame_count - std::min(*ri.frame_count, skipped_ref_),
+                               *di.frame_count - std::min(*di.frame_count, skipped_dist_));
+    if (opts_.frame_cnt) n = std::min(n, opts_.frame_cnt);
+    return n;
+  }
+
+ private:
+  VideoReader& ref_;
+  VideoReader& dist_;
+  const RunOptions& opts_;
+  std::uint64_t skipped_ref_ = 0, skipped_dist_ = 0, pairs_ = 0;
+  std::optional<InputStream> ref_in_, dist_in_;
+};
+
+// Stops the source however run_pairs() leaves.
+class SourceStop {
+ public:
+  explicit SourceStop(pipeline::PairSource& s) : source_(s) {}
+  ~SourceStop() { source_.stop(); }
+  SourceStop(const SourceStop&) = delete;
+  SourceStop& operator=(const SourceStop&) = delete;
+
+ private:
+  pipeline::PairSource& source_;
+};
+
 }  // namespace
 
-RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> features,
-              const RunOptions& opts) {
+RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::vector<FeatureRequest> features,
+                              const RunOptions& opts, const Hooks& hooks) {
   FpEnvGuard env;
-  const VideoFormat fmt = ref.info().format;
-  if (!(fmt == dist.info().format)) {
-    throw Error(fmt::format("{} is {} but {} is {}: reference and distorted must have the same size, "
-                            "pixel format and bit depth",
-                            ref.path(), ref.info().format.describe(), dist.path(),
-                            dist.info().format.describe()));
-  }
+  SourceStop stop_source(source);
   if (features.empty()) throw Error("no feature requested (use --feature NAME or a model)");
   if (opts.subsample == 0) throw Error("--subsample must be at least 1");
 
@@ -417,8 +506,6 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
 
   bool luma_only = true;
   for (const auto& req : unique) luma_only = luma_only && req.info->luma_only;
-  ref.set_luma_only(luma_only);
-  dist.set_luma_only(luma_only);
 
   const Backend backend = choose_backend(opts, unique, extractors);
   result.backend = backend;
@@ -456,71 +543,53 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
   const unsigned reader_cores = backend == Backend::cuda ? std::max(1u, std::thread::hardware_concurrency()) : threads;
   const unsigned parallel_readers = std::clamp(reader_cores / 2, 1u, 8u);
   const std::size_t read_ahead = std::max<std::size_t>(opts.read_ahead ? opts.read_ahead : 2, parallel_readers);
-  const std::size_t pool_size = window + history + read_ahead + 1;
 
+  SourceNeeds needs;
+  needs.buffers = window + history + read_ahead + 1;
+  needs.parallel_readers = parallel_readers;
+  needs.memory = memory;
+  needs.luma_only = luma_only;
+  needs.backend = backend;
+  needs.threads = threads;
   const auto t0 = Clock::now();
-  auto skip = [&](VideoReader& r, std::uint64_t n) {
-    std::uint64_t s = 0;
-    while (s < n && r.skip_frame()) ++s;
-    return s;
-  };
-  const std::uint64_t skipped_ref = skip(ref, opts.frame_skip_ref);
-  const std::uint64_t skipped_dist = skip(dist, opts.frame_skip_dist);
-
-  InputStream ref_in(ref, FramePool::create(fmt, pool_size, memory), skipped_ref, opts.frame_cnt, parallel_readers);
-  InputStream dist_in(dist, FramePool::create(fmt, pool_size, memory), skipped_dist, opts.frame_cnt, parallel_readers);
-  ref_in.start();
-  dist_in.start();
+  source.start(needs);
+  const std::uint64_t frames_total = source.frames_total();
 
   std::uint64_t committed = 0;
-  std::uint64_t frames_total = 0;
-  if (ref.info().frame_count && dist.info().frame_count) {
-    frames_total = std::min(*ref.info().frame_count - std::min(*ref.info().frame_count, skipped_ref),
-                            *dist.info().frame_count - std::min(*dist.info().frame_count, skipped_dist));
-    if (opts.frame_cnt) frames_total = std::min(frames_total, opts.frame_cnt);
-  }
-
   {
-    WorkerPool workers(threads, extractors, make_processor);
+    WorkerPool workers(threads, extractors, make_processor, [&source] { source.wake(); });
     std::deque<std::pair<std::shared_ptr<FrameBuffer>, std::shared_ptr<FrameBuffer>>> recent;
     auto commit_one = [&] {
       FrameResult r = workers.take(committed);
       for (std::size_t e = 0; e < extractors.size(); ++e)
         for (const auto& entry : r.outputs[e].entries())
           result.scores.set(extractors[e].metric_ids.at(entry.slot), committed, entry.value);
+      if (hooks.on_commit) hooks.on_commit(committed, result.scores);
       ++committed;
       if (opts.on_progress)
         opts.on_progress({committed, frames_total, std::chrono::duration<double>(Clock::now() - t0).count()});
     };
 
     std::uint64_t index = 0;
+    std::shared_ptr<FrameBuffer> r, d;
     while (true) {
-      auto r = ref_in.pop();
-      auto d = dist_in.pop();
-      if (!r || !d) {
-        if (r || d) {
-          // One input ended first: libvmaf stops there and warns; we say both counts.
-          InputStream& longer = r ? ref_in : dist_in;
-          const VideoReader& shorter = r ? dist : ref;
-          const std::uint64_t longer_frames = frames_in_input(longer, r ? skipped_ref : skipped_dist, index + 1);
-          if (opts.on_warning)
-            opts.on_warning(fmt::format("\"{}\" ended after {} frames, before \"{}\" ({} frames); "
-                                        "scored the first {}",
-                                        shorter.path(), index, longer.reader().path(), longer_frames, index));
-        }
-        break;
-      }
+      // Finished frames are committed before waiting for input, so that a
+      // source fed one frame at a time sees every frame it gave scored.
+      while (committed < index && workers.ready(committed)) commit_one();
+      const PairSource::Pull pull = source.next(r, d);
+      if (pull == PairSource::Pull::end) break;
+      if (pull == PairSource::Pull::woken) continue;
       FrameTask task;
       task.index = index;
       task.subsampled_out = opts.subsample > 1 && (index % opts.subsample) != 0;
-      task.refs.push_back(r);
-      task.dists.push_back(d);
+      task.refs.push_back(std::move(r));
+      task.dists.push_back(std::move(d));
       for (auto it = recent.rbegin(); it != recent.rend(); ++it) {
         task.refs.push_back(it->first);
         task.dists.push_back(it->second);
       }
       if (history) {
-        recent.emplace_back(r, d);
+        recent.emplace_back(task.refs.front(), task.dists.front());
         if (recent.size() > history) recent.pop_front();
       }
       while (workers.in_flight() >= window) commit_one();
@@ -530,8 +599,6 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
     recent.clear();
     while (committed < index) commit_one();
   }
-  ref_in.stop();
-  dist_in.stop();
 
   for (auto& e : extractors) e.impl->flush(result.scores);
   result.scores.order_metrics_by_first_write();
@@ -542,6 +609,20 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   result.fps = result.seconds > 0 ? static_cast<double>(committed) / result.seconds : 0;
   return result;
+}
+
+RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> features,
+              const RunOptions& opts) {
+  FpEnvGuard env;
+  const VideoFormat fmt = ref.info().format;
+  if (!(fmt == dist.info().format)) {
+    throw Error(fmt::format("{} is {} but {} is {}: reference and distorted must have the same size, "
+                            "pixel format and bit depth",
+                            ref.path(), ref.info().format.describe(), dist.path(),
+                            dist.info().format.describe()));
+  }
+  ReaderPairSource source(ref, dist, opts);
+  return pipeline::run_pairs(source, fmt, std::move(features), opts);
 }
 
 }  // namespace exactvmaf

@@ -315,22 +315,27 @@ SvrModel parse_model_dict(const Where& w, const json& top, const ModelSpec& spec
   return m;
 }
 
+// One FEATURE.OPTION=VALUE on one SVR model; false when none of its features
+// comes from that extractor.
+bool override_features(SvrModel& m, const ModelSpec::Override& o) {
+  const std::string value = looks_numeric(o.value) ? normalize_numeric(o.value) : o.value;
+  bool used = false;
+  for (auto& f : m.features) {
+    if (f.extractor != o.feature) continue;
+    used = true;
+    bool replaced = false;
+    for (auto& [k, v] : f.options)
+      if (k == o.option) v = value, replaced = true;
+    if (!replaced) f.options.emplace_back(o.option, value);
+  }
+  return used;
+}
+
 void apply_overrides(const Model& model, SvrModel& m, const ModelSpec& spec) {
-  for (const auto& o : spec.overrides) {
-    const std::string value = looks_numeric(o.value) ? normalize_numeric(o.value) : o.value;
-    bool used = false;
-    for (auto& f : m.features) {
-      if (f.extractor != o.feature) continue;
-      used = true;
-      bool replaced = false;
-      for (auto& [k, v] : f.options)
-        if (k == o.option) v = value, replaced = true;
-      if (!replaced) f.options.emplace_back(o.option, value);
-    }
-    if (!used)
+  for (const auto& o : spec.overrides)
+    if (!override_features(m, o))
       throw Error(fmt::format("-m {}: {}.{}={}: {} has no feature '{}'", spec.arg, o.feature, o.option, o.value,
                               model.source, o.feature));
-  }
 }
 
 }  // namespace
@@ -382,6 +387,12 @@ Model parse_model_json(std::string_view text, std::string_view source, const Mod
   apply_overrides(model, model.main, spec);
   for (auto& b : model.bootstrap) apply_overrides(model, b, spec);
   return model;
+}
+
+bool override_model_feature(Model& model, const ModelSpec::Override& o) {
+  bool used = override_features(model.main, o);
+  for (auto& b : model.bootstrap) used = override_features(b, o) || used;
+  return used;
 }
 
 Model load_model(const ModelSpec& spec, const ModelSearch& search) {

@@ -257,73 +257,80 @@ std::vector<FeatureRequest> model_feature_requests(const std::vector<Model>& mod
   return out;
 }
 
-void predict(const std::vector<Model>& models, ScoreTable& table, std::uint64_t frames, unsigned subsample,
-             const ModelFeatureNamer& metric_of) {
+void predict_model(const SvrModel& model, ScoreTable& table, std::uint64_t frames, unsigned subsample,
+                   const ModelFeatureNamer& metric_of) {
   FpEnvGuard env;
   if (subsample == 0) subsample = 1;
-  auto predicted = [&](std::uint64_t f) { return subsample <= 1 || f % subsample == 0; };
   std::vector<double> values;
+  const auto ids = feature_ids(model, table, metric_of);
+  const std::size_t out = output_metric(table, model.name);
+  for (std::uint64_t f = 0; f < frames; f += subsample) {
+    gather(model, ids, table, f, values);
+    table.set(out, f, predict_score(model, values));
+  }
+}
+
+void predict_bootstrap(const Model& model, ScoreTable& table, std::uint64_t frames, unsigned subsample,
+                       const ModelFeatureNamer& metric_of) {
+  FpEnvGuard env;
+  if (subsample == 0) subsample = 1;
+  if (model.bootstrap.empty()) throw Error(fmt::format("model {}: not a bootstrap model", where(model)));
+  std::vector<double> values;
+  std::vector<std::vector<std::size_t>> ids;
+  std::vector<std::size_t> outs;
+  for (const auto& b : model.bootstrap) ids.push_back(feature_ids(b, table, metric_of));
+  for (const auto& b : model.bootstrap) outs.push_back(output_metric(table, b.name));
+  const std::string& name = model.collection_name;
+  const std::size_t bagging_id = output_metric(table, name + "_bagging");
+  const std::size_t stddev_id = output_metric(table, name + "_stddev");
+  const std::size_t lo_id = output_metric(table, name + "_ci_p95_lo");
+  const std::size_t hi_id = output_metric(table, name + "_ci_p95_hi");
+  const SvrModel& first = model.bootstrap.front();
+  const std::size_t cnt = model.bootstrap.size();
+  std::vector<double> scores(cnt);
+  for (std::uint64_t f = 0; f < frames; f += subsample) {
+    for (std::size_t i = 0; i < cnt; ++i) {
+      gather(model.bootstrap[i], ids[i], table, f, values);
+      // Statistics use the untransformed, unclipped scores.
+      scores[i] = predict_score(model.bootstrap[i], values, true, true);
+      table.set(outs[i], f, predict_score(model.bootstrap[i], values));
+    }
+    double sum = 0.;
+    for (double s : scores) sum += s;
+    const double n = static_cast<double>(cnt);
+    const double mean = sum / n;
+    double bagging = mean;
+    const double delta = 0.01;
+    double plus_delta = mean + delta, minus_delta = mean - delta;
+    double ssd = 0.;
+    for (double s : scores) {
+      const double d = s - mean;  // upstream pow(d, 2): gcc emits d * d
+      ssd += d * d;
+    }
+    double stddev = std::sqrt(ssd / n);
+    std::vector<double> sorted = scores;
+    std::sort(sorted.begin(), sorted.end());
+    double lo = percentile(sorted, 2.5), hi = percentile(sorted, 97.5);
+    for (double* v : {&bagging, &lo, &hi, &plus_delta, &minus_delta}) {
+      transform(first, *v);
+      clip(first, *v);
+    }
+    const double slope = (plus_delta - minus_delta) / (2.0 * delta);
+    stddev *= slope;
+    table.set(bagging_id, f, bagging);
+    table.set(stddev_id, f, stddev);
+    table.set(lo_id, f, lo);
+    table.set(hi_id, f, hi);
+  }
+}
+
+void predict(const std::vector<Model>& models, ScoreTable& table, std::uint64_t frames, unsigned subsample,
+             const ModelFeatureNamer& metric_of) {
   // libvmaf's CLI: every model's score over all frames, then every
   // bootstrap collection frame by frame.
-  for (const auto& model : models) {
-    const auto ids = feature_ids(model.main, table, metric_of);
-    const std::size_t out = output_metric(table, model.main.name);
-    for (std::uint64_t f = 0; f < frames; ++f) {
-      if (!predicted(f)) continue;
-      gather(model.main, ids, table, f, values);
-      table.set(out, f, predict_score(model.main, values));
-    }
-  }
-  for (const auto& model : models) {
-    if (model.bootstrap.empty()) continue;
-    std::vector<std::vector<std::size_t>> ids;
-    std::vector<std::size_t> outs;
-    for (const auto& b : model.bootstrap) ids.push_back(feature_ids(b, table, metric_of));
-    for (const auto& b : model.bootstrap) outs.push_back(output_metric(table, b.name));
-    const std::string& name = model.collection_name;
-    const std::size_t bagging_id = output_metric(table, name + "_bagging");
-    const std::size_t stddev_id = output_metric(table, name + "_stddev");
-    const std::size_t lo_id = output_metric(table, name + "_ci_p95_lo");
-    const std::size_t hi_id = output_metric(table, name + "_ci_p95_hi");
-    const SvrModel& first = model.bootstrap.front();
-    const std::size_t cnt = model.bootstrap.size();
-    std::vector<double> scores(cnt);
-    for (std::uint64_t f = 0; f < frames; ++f) {
-      if (!predicted(f)) continue;
-      for (std::size_t i = 0; i < cnt; ++i) {
-        gather(model.bootstrap[i], ids[i], table, f, values);
-        // Statistics use the untransformed, unclipped scores.
-        scores[i] = predict_score(model.bootstrap[i], values, true, true);
-        table.set(outs[i], f, predict_score(model.bootstrap[i], values));
-      }
-      double sum = 0.;
-      for (double s : scores) sum += s;
-      const double n = static_cast<double>(cnt);
-      const double mean = sum / n;
-      double bagging = mean;
-      const double delta = 0.01;
-      double plus_delta = mean + delta, minus_delta = mean - delta;
-      double ssd = 0.;
-      for (double s : scores) {
-        const double d = s - mean;  // upstream pow(d, 2): gcc emits d * d
-        ssd += d * d;
-      }
-      double stddev = std::sqrt(ssd / n);
-      std::vector<double> sorted = scores;
-      std::sort(sorted.begin(), sorted.end());
-      double lo = percentile(sorted, 2.5), hi = percentile(sorted, 97.5);
-      for (double* v : {&bagging, &lo, &hi, &plus_delta, &minus_delta}) {
-        transform(first, *v);
-        clip(first, *v);
-      }
-      const double slope = (plus_delta - minus_delta) / (2.0 * delta);
-      stddev *= slope;
-      table.set(bagging_id, f, bagging);
-      table.set(stddev_id, f, stddev);
-      table.set(lo_id, f, lo);
-      table.set(hi_id, f, hi);
-    }
-  }
+  for (const auto& model : models) predict_model(model.main, table, frames, subsample, metric_of);
+  for (const auto& model : models)
+    if (!model.bootstrap.empty()) predict_bootstrap(model, table, frames, subsample, metric_of);
 }
 
 }  // namespace exactvmaf

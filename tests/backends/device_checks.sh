@@ -115,6 +115,10 @@ else
   status=1
 fi
 
+# The libvmaf C API under FFmpeg (and, with bench, its fps beside the CLI's).
+# shellcheck source=../libvmaf/device_ffmpeg_checks.sh
+source "$src_dir/tests/libvmaf/device_ffmpeg_checks.sh"
+
 if [ "$mode" = bench ] && [ -x "$bundle/exactvmaf_bench" ]; then
   # fps per feature x backend x size x threads x source, the pinned H2D
   # ceiling (h2d/...), in one run so the ratios compare like with like.

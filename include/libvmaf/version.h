@@ -1,0 +1,10 @@
+/* libvmaf 3.x compatible C API (exactvmaf): the libvmaf API version it
+ * implements. */
+#ifndef VMAF_VERSION_H
+#define VMAF_VERSION_H
+
+#define VMAF_API_VERSION_MAJOR 3
+#define VMAF_API_VERSION_MINOR 2
+#define VMAF_API_VERSION_PATCH 0
+
+#endif /* VMAF_VERSION_H */

@@ -1,0 +1,56 @@
+// The frame pipeline behind run(), for callers that bring their own frames
+// (the libvmaf C API pushes pictures one pair at a time).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "exactvmaf/frame.hpp"
+#include "exactvmaf/run.hpp"
+
+namespace exactvmaf::pipeline {
+
+// What the pipeline asks of its source once its features and backend are set.
+struct SourceNeeds {
+  std::size_t buffers = 0;       // frame buffers per input the pipeline may hold at once
+  unsigned parallel_readers = 1; // reader threads per input worth having
+  HostMemory memory;             // where buffers should live (page-locked for cuda)
+  bool luma_only = false;        // every feature reads luma only: chroma may stay unwritten
+  Backend backend = Backend::cpu; // the backend that runs (cpu or cuda)
+  unsigned threads = 0;          // worker threads (cuda: frames in flight)
+};
+
+// Frame pairs in frame order. Used by the thread that calls run_pairs().
+class PairSource {
+ public:
+  virtual ~PairSource() = default;
+  // Once, before the first next().
+  virtual void start(const SourceNeeds& needs) = 0;
+  enum class Pull { pair, end, woken };
+  // The next pair (buffers in the run's format), or the end. A source that
+  // waits for input may return `woken` after wake(): the pipeline then
+  // commits the frames finished meanwhile and asks again. Throws Error for
+  // bad input.
+  virtual Pull next(std::shared_ptr<FrameBuffer>& ref, std::shared_ptr<FrameBuffer>& dist) = 0;
+  // Called from worker threads when a frame is finished.
+  virtual void wake() {}
+  // Once when run_pairs() ends, normally or by an exception.
+  virtual void stop() = 0;
+  // Pairs the source will give, 0 when unknown (for progress).
+  virtual std::uint64_t frames_total() const { return 0; }
+};
+
+struct Hooks {
+  // After frame `frame` is in `table` (its per-frame values; values derived
+  // at the flush come later), on the pipeline's thread.
+  std::function<void(std::uint64_t frame, const ScoreTable& table)> on_commit;
+};
+
+// run() for any source: frames are extracted in parallel and committed in
+// order; the result is the same for every thread count and backend.
+RunResult run_pairs(PairSource& source, const VideoFormat& fmt, std::vector<FeatureRequest> features,
+                    const RunOptions& opts, const Hooks& hooks = {});
+
+}  // namespace exactvmaf::pipeline
