@@ -16,14 +16,19 @@ step() { printf '\n=== %s ===\n' "$*"; }
 PASSED=0
 FAILED=0
 SKIPPED=0
-# Skipped tests whose reason is not a missing GPU ("no CUDA device: ..."),
-# from a test dir's Testing/Temporary/LastTest.log: "NAME: reason" lines.
+# The tests ctest reported skipped (its log $2) whose output in TEST_DIR's
+# Testing/Temporary/LastTest.log does not say a GPU is missing ("no CUDA
+# device", "no CUDA driver"): "NAME: last line of its output" per test.
 non_gpu_skips() {
-  awk '/^[0-9]+\/[0-9]+ Testing: / {name = $3; reason = ""; skipped = 0}
-       prev ~ /: Skipped$/ {reason = $0}
-       /^\[  SKIPPED \] / {skipped = 1}
-       /^"[^"]*" end time:/ {if (skipped && reason !~ /^no CUDA device/) print name ": " reason; skipped = 0}
-       {prev = $0}' "$1/Testing/Temporary/LastTest.log"
+  local skipped
+  skipped="$(sed -nE 's/^[[:space:]]*[0-9]+ - (.*) \(Skipped\)$/\1/p' "$2" | sed -E 's/  # GetParam.*//')"
+  [ -n "$skipped" ] || return 0
+  awk -v list="$skipped" '
+    BEGIN { n = split(list, names, "\n"); for (i = 1; i <= n; i++) want[names[i]] = 1 }
+    /^[0-9]+\/[0-9]+ Testing: / { name = $0; sub(/^[0-9]+\/[0-9]+ Testing: /, "", name); gpu = 0; last = "" }
+    /no CUDA device|no CUDA driver/ { gpu = 1 }
+    /^<end of output>$/ { if ((name in want) && !gpu) print name ": " last; delete want[name] }
+    { if ($0 != "<end of output>") last = $0 }' "$1/Testing/Temporary/LastTest.log"
 }
 
 # Runs ctest on TEST_DIR, keeps its output, adds its counts to the totals,
@@ -39,6 +44,8 @@ run_ctest() {
   local line total failed skipped
   line="$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1 || true)"
   skipped="$(grep -cE '^[[:space:]]*[0-9]+ - .*\(Skipped\)$' "$log" || true)"
+  local bad_skips
+  bad_skips="$(non_gpu_skips "$dir" "$log")"
   rm -f "$log"
   if [ -z "$line" ]; then echo "run-tests: ctest printed no summary" >&2; return 1; fi
   failed="$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$line")"
@@ -46,8 +53,6 @@ run_ctest() {
   PASSED=$((PASSED + total - failed - skipped))
   FAILED=$((FAILED + failed))
   SKIPPED=$((SKIPPED + skipped))
-  local bad_skips
-  bad_skips="$(non_gpu_skips "$dir")"
   if [ -n "$bad_skips" ]; then
     echo "run-tests: tests skipped for a reason other than a missing GPU:" >&2
     echo "$bad_skips" | sed 's/^/  /' >&2
