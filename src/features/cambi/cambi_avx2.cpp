@@ -1,5 +1,5 @@
-// AVX2 kernels of cambi: the cambi_math.hpp row functions 16 uint16 or 8
-// int32/float lanes at a time, the same integers and the same per-lane IEEE
+// AVX2 kernels of cambi: the cambi_math.hpp row functions 16 uint16/int16
+// or 8 int32/float lanes at a time, the same integers and the same per-lane IEEE
 // float operations (int32 -> float conversion, product, maximum), so the same
 // bits as the scalar functions (tests/features/cambi_test.cpp checks them
 // against each other).
@@ -67,45 +67,34 @@ EXACTVMAF_AVX2 void mode_vertical_row_avx2(const u16* a, const u16* b, const u16
   for (; j < w; ++j) out[j] = mode3(a[j], b[j], c[j]);
 }
 
-// Lane masks: the first n of 16 lanes (n = 0..16).
-alignas(32) const u16 lane_mask_table[32] = {0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
-                                             0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
-                                             0,      0,      0,      0,      0,      0,      0,      0,
-                                             0,      0,      0,      0,      0,      0,      0,      0};
-
-// row[left .. right) += delta: whole vectors, the last one with the lanes past
-// `right` adding 0 (they read and write back the samples after the range:
-// the next histogram row or the buffer's slack).
-EXACTVMAF_AVX2 inline void add_range(u16* row, int left, int right, __m256i delta) {
-  int k = left;
-  for (; k + 16 <= right; k += 16) store16(row + k, _mm256_add_epi16(load16(row + k), delta));
-  if (k < right) {
-    const __m256i m = load16(lane_mask_table + 16 - (right - k));
-    store16(row + k, _mm256_add_epi16(load16(row + k), _mm256_and_si256(delta, m)));
+// apply_runs, 16 columns at a time: column k's count min(k + pad, last) -
+// max(k - pad, first) + 1 in int16 lanes (rows of up to 16000 columns; wider
+// ones take the scalar function), lanes past the run's columns adding 0
+// (they read and write back the samples after them: the next histogram row
+// or the buffer's slack).
+EXACTVMAF_AVX2 void apply_runs_avx2(u16* hist, const CountRun* runs, unsigned n, int pad, unsigned w, const Params& p) {
+  if (w + static_cast<unsigned>(pad) >= 16000u) {
+    apply_runs(hist, runs, n, pad, w, p);
+    return;
   }
-}
-
-EXACTVMAF_AVX2 void histogram_row_update_avx2(u16* hist, const u16* img_row, const u16* mask_row, unsigned w, int pad,
-                                              const Params& p, u16 delta) {
-  const __m256i d = _mm256_set1_epi16(static_cast<short>(delta));
-  for (int j = 0; j < static_cast<int>(w); ++j) {
-    if (!mask_row[j] || !in_band(img_row[j], p)) continue;
+  const __m256i lanes = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m256i vpad = _mm256_set1_epi16(static_cast<short>(pad)), one = _mm256_set1_epi16(1);
+  for (unsigned i = 0; i < n; ++i) {
+    const CountRun& r = runs[i];
+    u16* row = histogram_row(hist, r.value, p, w);
     int left, right;
-    window_columns(j, pad, w, &left, &right);
-    add_range(histogram_row(hist, img_row[j], p, w), left, right, d);
-  }
-}
-
-EXACTVMAF_AVX2 void histogram_row_slide_avx2(u16* hist, const u16* out_img, const u16* out_mask, const u16* in_img,
-                                             const u16* in_mask, unsigned w, int pad, const Params& p) {
-  const __m256i plus = _mm256_set1_epi16(1), minus = _mm256_set1_epi16(-1);
-  for (int j = 0; j < static_cast<int>(w); ++j) {
-    const unsigned act = slide_action(out_img[j], out_mask[j], in_img[j], in_mask[j], p);
-    if (!act) continue;
-    int left, right;
-    window_columns(j, pad, w, &left, &right);
-    if (act & slide_remove) add_range(histogram_row(hist, out_img[j], p, w), left, right, minus);
-    if (act & slide_add) add_range(histogram_row(hist, in_img[j], p, w), left, right, plus);
+    run_columns(r, pad, w, &left, &right);
+    const __m256i first = _mm256_set1_epi16(static_cast<short>(r.first));
+    const __m256i last = _mm256_set1_epi16(static_cast<short>(r.last));
+    const __m256i end = _mm256_set1_epi16(static_cast<short>(right));
+    for (int k = left; k < right; k += 16) {
+      const __m256i kv = _mm256_add_epi16(_mm256_set1_epi16(static_cast<short>(k)), lanes);
+      const __m256i lo = _mm256_max_epi16(_mm256_sub_epi16(kv, vpad), first);
+      const __m256i hi = _mm256_min_epi16(_mm256_add_epi16(kv, vpad), last);
+      const __m256i count = _mm256_and_si256(_mm256_add_epi16(_mm256_sub_epi16(hi, lo), one), _mm256_cmpgt_epi16(end, kv));
+      const __m256i cells = load16(row + k);
+      store16(row + k, r.remove ? _mm256_sub_epi16(cells, count) : _mm256_add_epi16(cells, count));
+    }
   }
 }
 
@@ -174,8 +163,7 @@ const Kernels& avx2_kernels() {
                             &decimate_row_avx2,
                             &mode_horizontal_row_avx2,
                             &mode_vertical_row_avx2,
-                            &histogram_row_update_avx2,
-                            &histogram_row_slide_avx2,
+                            &apply_runs_avx2,
                             &c_values_row_avx2};
   return k;
 }

@@ -353,6 +353,7 @@ struct Scratch {
   std::size_t stride = 0;  // samples per image/mask row
   std::vector<u16> img, mask, deriv, column_counts, mode_rows, hist;
   std::vector<float> c;
+  std::vector<CountRun> runs;
   std::vector<u32> high, low;
 
   explicit Scratch(const Config& cfg) {
@@ -368,6 +369,7 @@ struct Scratch {
     const std::size_t h0 = cfg.high_res_speedup ? half_up(cfg.alloc_h) : cfg.alloc_h;
     hist.assign(cfg.params.v_band_size * w0 + slack, 0);
     c.assign(w0 * h0 + slack, 0.0f);
+    runs.resize(2 * w0);
     high.assign(65536, 0);
     low.assign(65536, 0);
   }
@@ -429,21 +431,25 @@ void c_values(const Kernels& k, const Params& p, unsigned w, unsigned h, int win
   const int pad = window >> 1;
   u16* hist = s.hist.data();
   std::fill(hist, hist + static_cast<std::size_t>(p.v_band_size) * w, u16{0});
+  CountRun* runs = s.runs.data();
   const unsigned first = std::min(static_cast<unsigned>(pad), h - 1);
-  for (unsigned r = 0; r <= first; ++r) k.histogram_row_update(hist, s.img_row(r), s.mask_row(r), w, pad, p, 1);
+  for (unsigned r = 0; r <= first; ++r)
+    k.apply_runs(hist, runs, row_runs(s.img_row(r), s.mask_row(r), w, p, false, runs), pad, w, p);
   k.c_values_row(hist, s.img_row(0), s.mask_row(0), w, p, reciprocal_table, s.c.data());
   for (unsigned i = 1; i < h; ++i) {
     const int out = static_cast<int>(i) - pad - 1;
     const unsigned in = i + static_cast<unsigned>(pad);
+    unsigned n = 0;
     if (out >= 0 && in < h) {
       const auto o = static_cast<unsigned>(out);
-      k.histogram_row_slide(hist, s.img_row(o), s.mask_row(o), s.img_row(in), s.mask_row(in), w, pad, p);
+      n = slide_runs(s.img_row(o), s.mask_row(o), s.img_row(in), s.mask_row(in), w, p, runs);
     } else if (out >= 0) {
       const auto o = static_cast<unsigned>(out);
-      k.histogram_row_update(hist, s.img_row(o), s.mask_row(o), w, pad, p, static_cast<u16>(0xffffu));
+      n = row_runs(s.img_row(o), s.mask_row(o), w, p, true, runs);
     } else if (in < h) {
-      k.histogram_row_update(hist, s.img_row(in), s.mask_row(in), w, pad, p, 1);
+      n = row_runs(s.img_row(in), s.mask_row(in), w, p, false, runs);
     }
+    k.apply_runs(hist, runs, n, pad, w, p);
     k.c_values_row(hist, s.img_row(i), s.mask_row(i), w, p, reciprocal_table, s.c.data() + static_cast<std::size_t>(i) * w);
   }
 }

@@ -262,7 +262,7 @@ EXACTVMAF_HD_INLINE void mode_vertical_row(const u16* a, const u16* b, const u16
 // The histograms: one row of `w` uint16 counts per band value (row k counts
 // value v_band_base + k); column j counts the masked pixels of that value
 // in the window's columns around j and the window's rows around the row
-// being computed.
+// being computed. Rows enter and leave the window as runs (below).
 EXACTVMAF_HD_INLINE bool in_band(u16 v, const Params& p) {
   return static_cast<u16>(v - p.v_band_base) < p.v_band_size;
 }
@@ -270,13 +270,6 @@ EXACTVMAF_HD_INLINE bool in_band(u16 v, const Params& p) {
 // The histogram row of band value v.
 EXACTVMAF_HD_INLINE u16* histogram_row(u16* hist, u16 v, const Params& p, unsigned w) {
   return hist + static_cast<std::size_t>(v - p.v_band_base) * w;
-}
-
-// The columns a sample of column j counts in: [j - pad, j + pad] clipped to
-// the row, as [*left, *right).
-EXACTVMAF_HD_INLINE void window_columns(int j, int pad, unsigned w, int* left, int* right) {
-  *left = j - pad < 0 ? 0 : j - pad;
-  *right = j + pad + 1 > static_cast<int>(w) ? static_cast<int>(w) : j + pad + 1;
 }
 
 // Moving the window down one row, at one column: remove the leaving sample
@@ -290,34 +283,73 @@ EXACTVMAF_HD_INLINE unsigned slide_action(u16 out_v, u16 out_m, u16 in_v, u16 in
   return (sub ? slide_remove : 0u) | (add ? slide_add : 0u);
 }
 
-// row[left .. right) += delta (uint16, wrapping: 0xffff removes one).
-EXACTVMAF_HD_INLINE void add_to_columns(u16* row, int left, int right, u16 delta) {
-  for (int k = left; k < right; ++k) row[k] = static_cast<u16>(row[k] + delta);
-}
+// Samples of one value in columns [first, last] of one row, to be added to
+// (or removed from) the histograms: each counts in the columns within pad
+// of it, clipped to the row. Consecutive equal samples (flat areas, where
+// the mask is 1) make one run, whose windows together add a trapezoid.
+struct CountRun {
+  u16 value;
+  u16 remove;  // 1: remove
+  int first, last;
+};
 
-// Adds (delta = +1) or removes (delta = 0xffff) the masked in-band pixels of
-// one image row.
-EXACTVMAF_HD_INLINE void histogram_row_update(u16* hist, const u16* img_row, const u16* mask_row, unsigned w, int pad,
-                                              const Params& p, u16 delta) {
-  for (int j = 0; j < static_cast<int>(w); ++j) {
-    if (!mask_row[j] || !in_band(img_row[j], p)) continue;
-    int left, right;
-    window_columns(j, pad, w, &left, &right);
-    add_to_columns(histogram_row(hist, img_row[j], p, w), left, right, delta);
+// Appends to runs[*n] the sample of column j, extending the last run when
+// it continues it.
+EXACTVMAF_HD_INLINE void push_run(CountRun* runs, unsigned* n, u16 v, bool remove, int j, unsigned* open) {
+  if (*open != ~0u && runs[*open].value == v && runs[*open].last == j - 1) {
+    runs[*open].last = j;
+    return;
   }
+  *open = *n;
+  runs[(*n)++] = CountRun{v, static_cast<u16>(remove ? 1 : 0), j, j};
 }
 
-// The window moves down one row: the row leaving it (`out_*`) is removed and
-// the row entering it (`in_*`) added (slide_action per column).
-EXACTVMAF_HD_INLINE void histogram_row_slide(u16* hist, const u16* out_img, const u16* out_mask, const u16* in_img,
-                                             const u16* in_mask, unsigned w, int pad, const Params& p) {
+// The runs of the masked in-band samples of one row (at most w).
+EXACTVMAF_HD_INLINE unsigned row_runs(const u16* img_row, const u16* mask_row, unsigned w, const Params& p, bool remove,
+                                      CountRun* runs) {
+  unsigned n = 0, open = ~0u;
+  for (int j = 0; j < static_cast<int>(w); ++j)
+    if (mask_row[j] && in_band(img_row[j], p)) push_run(runs, &n, img_row[j], remove, j, &open);
+  return n;
+}
+
+// The runs of one slide (slide_action per column; at most 2w).
+EXACTVMAF_HD_INLINE unsigned slide_runs(const u16* out_img, const u16* out_mask, const u16* in_img, const u16* in_mask,
+                                        unsigned w, const Params& p, CountRun* runs) {
+  unsigned n = 0, open_remove = ~0u, open_add = ~0u;
   for (int j = 0; j < static_cast<int>(w); ++j) {
     const unsigned act = slide_action(out_img[j], out_mask[j], in_img[j], in_mask[j], p);
-    if (!act) continue;
+    if (act & slide_remove) push_run(runs, &n, out_img[j], true, j, &open_remove);
+    if (act & slide_add) push_run(runs, &n, in_img[j], false, j, &open_add);
+  }
+  return n;
+}
+
+// Column k's count from a run: its samples within pad of k.
+EXACTVMAF_HD_INLINE int run_count_at(const CountRun& r, int k, int pad) {
+  const int first = k - pad > r.first ? k - pad : r.first;
+  const int last = k + pad < r.last ? k + pad : r.last;
+  return last - first + 1;
+}
+
+// The columns a run changes: [*left, *right).
+EXACTVMAF_HD_INLINE void run_columns(const CountRun& r, int pad, unsigned w, int* left, int* right) {
+  *left = r.first - pad < 0 ? 0 : r.first - pad;
+  *right = r.last + pad + 1 > static_cast<int>(w) ? static_cast<int>(w) : r.last + pad + 1;
+}
+
+// Applies runs to the histograms (uint16 arithmetic: the counts are exact
+// in any order).
+EXACTVMAF_HD_INLINE void apply_runs(u16* hist, const CountRun* runs, unsigned n, int pad, unsigned w, const Params& p) {
+  for (unsigned i = 0; i < n; ++i) {
+    const CountRun& r = runs[i];
+    u16* row = histogram_row(hist, r.value, p, w);
     int left, right;
-    window_columns(j, pad, w, &left, &right);
-    if (act & slide_remove) add_to_columns(histogram_row(hist, out_img[j], p, w), left, right, 0xffff);
-    if (act & slide_add) add_to_columns(histogram_row(hist, in_img[j], p, w), left, right, 1);
+    run_columns(r, pad, w, &left, &right);
+    for (int k = left; k < right; ++k) {
+      const unsigned c = static_cast<unsigned>(run_count_at(r, k, pad));
+      row[k] = static_cast<u16>(r.remove ? row[k] - c : row[k] + c);
+    }
   }
 }
 
@@ -440,13 +472,21 @@ EXACTVMAF_HD_INLINE double pooled_value(const rmath::ExactSumF32& top_sum, u32 k
 }
 
 // Pass 1: high_counts += the top 16 bits of each value; returns the largest.
+// Zeros (most c-values) are counted apart: a run of increments of one
+// counter would serialise on it.
 EXACTVMAF_HD_INLINE u32 topk_count_high(const float* c, u32 n, u32* high_counts) {
-  u32 max_key = 0;
+  u32 max_key = 0, zeros = 0;
   for (u32 i = 0; i < n; ++i) {
-    const u32 key = float_key(c[i]) >> 16;
+    const u32 bits = float_key(c[i]);
+    if (bits == 0) {
+      ++zeros;
+      continue;
+    }
+    const u32 key = bits >> 16;
     ++high_counts[key];
     max_key = key > max_key ? key : max_key;
   }
+  high_counts[0] += zeros;
   return max_key;
 }
 
@@ -457,6 +497,7 @@ EXACTVMAF_HD_INLINE void topk_split(const float* c, u32 n, u32 bucket, rmath::Ex
   u32 l = 0xffffu, h = 0;
   for (u32 i = 0; i < n; ++i) {
     const u32 key = float_key(c[i]);
+    if (key == 0 && bucket != 0) continue;  // below the bucket
     if ((key >> 16) > bucket) {
       acc.add(c[i]);
     } else if ((key >> 16) == bucket) {

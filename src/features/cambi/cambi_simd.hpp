@@ -24,17 +24,14 @@ struct Kernels {
   void (*decimate_row)(const u16* src_row, unsigned w_out, u16* out);  // in place allowed
   void (*mode_horizontal_row)(const u16* in, unsigned w, u16* out);
   void (*mode_vertical_row)(const u16* a, const u16* b, const u16* c, unsigned w, u16* out);
-  void (*histogram_row_update)(u16* hist, const u16* img_row, const u16* mask_row, unsigned w, int pad,
-                               const Params& p, u16 delta);
-  void (*histogram_row_slide)(u16* hist, const u16* out_img, const u16* out_mask, const u16* in_img,
-                              const u16* in_mask, unsigned w, int pad, const Params& p);
+  void (*apply_runs)(u16* hist, const CountRun* runs, unsigned n, int pad, unsigned w, const Params& p);
   void (*c_values_row)(const u16* hist, const u16* img_row, const u16* mask_row, unsigned w, const Params& p,
                        const float* reciprocal, float* out);
 };
 
 inline const Kernels& scalar_kernels() {
-  static const Kernels k = {"scalar",           &derivative_row,       &decimate_row,        &mode_horizontal_row,
-                            &mode_vertical_row, &histogram_row_update, &histogram_row_slide, &c_values_row};
+  static const Kernels k = {"scalar",           &derivative_row, &decimate_row, &mode_horizontal_row,
+                            &mode_vertical_row, &apply_runs,     &c_values_row};
   return k;
 }
 
