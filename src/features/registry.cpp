@@ -15,6 +15,7 @@ const std::vector<FeatureInfo>& feature_registry() {
       ciede_feature_info(),
       speed_chroma_feature_info(),
       speed_temporal_feature_info(),
+      cambi_feature_info(),
   };
   return registry;
 }

@@ -13,4 +13,5 @@ FeatureInfo vif_feature_info();
 FeatureInfo ciede_feature_info();
 FeatureInfo speed_chroma_feature_info();
 FeatureInfo speed_temporal_feature_info();
+FeatureInfo cambi_feature_info();
 }  // namespace exactvmaf

@@ -14,6 +14,7 @@
 #include "exactvmaf/simd.hpp"
 #include "features/adm/adm_math.hpp"
 #include "features/adm/adm_simd.hpp"
+#include "support/simd_limit.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/synthetic.hpp"
@@ -26,22 +27,6 @@ using adm::i32;
 using adm::i64;
 using adm::u32;
 using adm::u64;
-
-// Restores the process-wide SIMD cap when a test ends.
-struct SimdLimit {
-  explicit SimdLimit(SimdLevel l) { set_simd_limit(l); }
-  ~SimdLimit() { set_simd_limit(SimdLevel::avx512); }
-};
-
-// The SIMD levels this CPU runs, above scalar.
-std::vector<SimdLevel> simd_levels() {
-  std::vector<SimdLevel> out;
-  for (SimdLevel l : {SimdLevel::avx2, SimdLevel::avx512}) {
-    SimdLimit cap(l);
-    if (simd_level() == l) out.push_back(l);
-  }
-  return out;
-}
 
 enum class Fill { full, small, extreme, mixed };
 const Fill all_fills[] = {Fill::full, Fill::small, Fill::extreme, Fill::mixed};

@@ -15,6 +15,7 @@
 
 #include "exactvmaf/simd.hpp"
 #include "features/adm/float_adm_simd.hpp"
+#include "support/simd_limit.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/synthetic.hpp"
@@ -25,11 +26,6 @@ namespace {
 using float_adm::Bands3;
 using float_adm::PNorm;
 using float_adm::RowSums;
-
-struct SimdLimit {
-  explicit SimdLimit(SimdLevel l) { set_simd_limit(l); }
-  ~SimdLimit() { set_simd_limit(SimdLevel::avx512); }
-};
 
 bool have_avx2() {
   SimdLimit cap(SimdLevel::avx2);

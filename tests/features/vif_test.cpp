@@ -14,6 +14,7 @@
 #include "features/vif/vif_log2_table.hpp"
 #include "features/vif/vif_math.hpp"
 #include "features/vif/vif_simd.hpp"
+#include "support/simd_limit.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/golden_runs.hpp"
@@ -23,12 +24,6 @@ namespace exactvmaf::test {
 namespace {
 
 std::vector<GoldenCase> vif_cases() { return golden_cases_for(vif_golden_runs()); }
-
-// Restores the process-wide SIMD cap when a test ends.
-struct SimdLimit {
-  explicit SimdLimit(SimdLevel l) { set_simd_limit(l); }
-  ~SimdLimit() { set_simd_limit(SimdLevel::avx512); }
-};
 
 class VifGolden : public ::testing::TestWithParam<GoldenCase> {};
 

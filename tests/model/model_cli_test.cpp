@@ -141,6 +141,18 @@ TEST(ModelCli, BootstrapOutputsInLibvmafsOrder) {
   }
 }
 
+// The CLI's JSON (printed with --precision max) has R's per-frame vmaf of a golden run.
+void expect_vmaf_equals_r(const CmdResult& r, const std::string& pair, const std::string& run) {
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto golden = read_json(golden_dir() / "r" / pair / (run + ".json"));
+  ASSERT_EQ(j.at("frames").size(), golden.at("frames").size());
+  for (std::size_t i = 0; i < golden.at("frames").size(); ++i)
+    EXPECT_TRUE(same_bits(j.at("frames")[i].at("metrics").at("vmaf").get<double>(),
+                          golden.at("frames")[i].at("metrics").at("vmaf").get<double>()))
+        << pair << "/" << run << " frame " << i;
+}
+
 TEST(ModelCli, DefaultModelIsVmafV061) {
   // Built in: no model directory needed, none searched.
   ScopedEnv no_env("EXACTVMAF_MODEL_DIR", std::nullopt);
@@ -151,14 +163,24 @@ TEST(ModelCli, DefaultModelIsVmafV061) {
     EXPECT_NE(r.err.find("--no_prediction"), std::string::npos) << r.err;
     return;
   }
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto j = nlohmann::json::parse(r.out);
-  const auto golden = read_json(golden_dir() / "r" / "c01_176x144_8b_420" / "vmaf_v0.6.1.json");
-  ASSERT_EQ(j.at("frames").size(), golden.at("frames").size());
-  for (std::size_t i = 0; i < golden.at("frames").size(); ++i)
-    EXPECT_TRUE(same_bits(j.at("frames")[i].at("metrics").at("vmaf").get<double>(),
-                          golden.at("frames")[i].at("metrics").at("vmaf").get<double>()))
-        << "frame " << i;
+  expect_vmaf_equals_r(r, "c01_176x144_8b_420", "vmaf_v0.6.1");
+}
+
+// -m version=NAME finds the v1.0.16 models one folder down in the default
+// model directory; the HFR model's per-frame vmaf equals R on s01. On a pair
+// cambi refuses the run fails with one line.
+TEST(ModelCli, V1016ByVersion) {
+  try {
+    (void)find_model_file("vmaf_v1.0.16_hfr_3d0h", {});
+  } catch (const Error& e) {
+    GTEST_SKIP() << "the v1.0.16 models are not installed here: " << e.what();
+  }
+  const std::string s01 = "-r " + fixture("s01_576x324_8b_420_ref.yuv") + " -d " +
+                          fixture("s01_576x324_8b_420_dist.yuv") + " -w 576 -h 324 -p 420 -b 8";
+  expect_vmaf_equals_r(cli(s01 + " -m version=vmaf_v1.0.16_hfr_3d0h --json -q --precision max"), "s01_576x324_8b_420",
+                       "vmaf_v1.0.16_hfr_3d0h");
+  expect_clean_error(cli(kC01 + " -m version=vmaf_v1.0.16_3d0h --json -q"),
+                     "cambi needs a width or height of at least 216");
 }
 
 TEST(ModelCli, ErrorsAreOneLine) {

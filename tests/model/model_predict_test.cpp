@@ -115,6 +115,23 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PredictGolden);
 
 TEST(PredictGoldenSet, IsPresent) { EXPECT_GE(model_cases().size(), 40u); }
 
+// Every v1.0.16 model has goldens, the HFR ones on a pair of at least five
+// frames (their five-frame motion window), all of them on the 1080p pair.
+TEST(PredictGoldenSet, CoversEveryV1Model) {
+  for (const char* m : {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_1d5h_2160",
+                        "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h", "vmaf_v1.0.16_hfr_3d0h_2160",
+                        "vmaf_v1.0.16_hfr_1d5h_2160"}) {
+    bool long_clip = false, hd = false;
+    for (const auto& c : model_cases()) {
+      if (c.run != m) continue;
+      long_clip = long_clip || fixture_pair(c.pair)->frames >= 5;
+      hd = hd || c.pair == "b02_1920x1080_8b_420";
+    }
+    EXPECT_TRUE(long_clip) << m;
+    EXPECT_TRUE(hd) << m;
+  }
+}
+
 class EndToEndGolden : public ::testing::TestWithParam<ModelCase> {};
 
 TEST_P(EndToEndGolden, WholeRunWithModelsEqualsR) {

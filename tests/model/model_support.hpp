@@ -99,6 +99,18 @@ inline const std::map<std::string, ModelRun>& model_runs() {
       {"vmaf_v0.6.1_subsample2", {{"path=MODELS/vmaf_v0.6.1.json"}, {}, 2}},
       {"vmaf_v0.6.1_psnr", {{"path=MODELS/vmaf_v0.6.1.json"}, {"psnr"}}},
       {"vmaf_v0.6.1_model_opt", {{"path=MODELS/vmaf_v0.6.1.json:adm.adm_enhn_gain_limit=1.1"}, {}}},
+      {"vmaf_v1.0.16_3d0h", {{"path=MODELS/vmaf_v1.0.16/vmaf_v1.0.16_3d0h.json"}, {}}},
+      {"vmaf_v1.0.16_5d0h", {{"path=MODELS/vmaf_v1.0.16/vmaf_v1.0.16_5d0h.json"}, {}}},
+      {"vmaf_v1.0.16_3d0h_2160", {{"path=MODELS/vmaf_v1.0.16/vmaf_v1.0.16_3d0h_2160.json"}, {}}},
+      {"vmaf_v1.0.16_1d5h_2160", {{"path=MODELS/vmaf_v1.0.16/vmaf_v1.0.16_1d5h_2160.json"}, {}}},
+      {"vmaf_v1.0.16_hfr_3d0h", {{"path=MODELS/vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_3d0h.json"}, {}}},
+      {"vmaf_v1.0.16_hfr_5d0h", {{"path=MODELS/vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_5d0h.json"}, {}}},
+      {"vmaf_v1.0.16_hfr_3d0h_2160", {{"path=MODELS/vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_3d0h_2160.json"}, {}}},
+      {"vmaf_v1.0.16_hfr_1d5h_2160", {{"path=MODELS/vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_1d5h_2160.json"}, {}}},
+      {"vmaf_v1.0.16_3d0h_model_opt",
+       {{"path=MODELS/vmaf_v1.0.16/vmaf_v1.0.16_3d0h.json:cambi.cambi_topk=0.3:motion.motion_five_frame_window=true"},
+        {}}},
+      {"vmaf_v1.0.16_3d0h_subsample2", {{"path=MODELS/vmaf_v1.0.16/vmaf_v1.0.16_3d0h.json"}, {}, 2}},
   };
   return runs;
 }

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <bit>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <ostream>
@@ -153,6 +154,20 @@ inline GoldenComparison compare_with_golden(const nlohmann::json& golden, const 
     }
   }
   return c;
+}
+
+// The metric names of a run, in output order.
+inline std::vector<std::string> metric_names(const RunResult& r) {
+  std::vector<std::string> names(r.scores.metric_count());
+  for (std::size_t id = 0; id < names.size(); ++id) names[id] = r.scores.metric_name(id);
+  return names;
+}
+
+// Records and prints a case's measured distance to plain upstream.
+inline void report_upstream_distance(const GoldenCase& gc, const GoldenComparison& d) {
+  ::testing::Test::RecordProperty("upstream_differing", static_cast<int>(d.differing));
+  std::printf("[ distance ] %s/%s: %zu of %zu values differ from upstream (max %lld ulp)\n", gc.pair.c_str(),
+              gc.run.c_str(), d.differing, d.values, static_cast<long long>(d.max_ulps));
 }
 
 // The metric names of a golden file's first frame, in file order (libvmaf's

@@ -109,6 +109,33 @@ inline const std::map<std::string, GoldenRun>& float_adm_golden_runs() {
   return runs;
 }
 
+// tools/fixtures/run_goldens.py's cambi runs (HEATMAPS: a directory the test
+// chooses; the golden keeps the files' sizes and checksums).
+inline const std::map<std::string, GoldenRun>& cambi_golden_runs() {
+  static const std::map<std::string, GoldenRun> runs = {
+      {"cambi", {{"cambi"}}},
+      {"cambi_v1016", {{"cambi=cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17"}}},
+      {"cambi_full_ref", {{"cambi=full_ref=true"}}},
+      {"cambi_window_size", {{"cambi=window_size=15", "cambi=window_size=127"}}},
+      {"cambi_topk", {{"cambi=topk=0.1", "cambi=cambi_topk=1", "cambi=topk=0.0001"}}},
+      {"cambi_tvi_threshold", {{"cambi=tvi_threshold=0.001", "cambi=tvi_threshold=0.2"}}},
+      {"cambi_vis_lum_threshold", {{"cambi=cambi_vis_lum_threshold=0.06", "cambi=cambi_vis_lum_threshold=20"}}},
+      {"cambi_max_log_contrast", {{"cambi=max_log_contrast=0", "cambi=max_log_contrast=3", "cambi=max_log_contrast=5"}}},
+      {"cambi_eotf", {{"cambi=eotf=pq", "cambi=cambi_eotf=pq:cambi_vis_lum_threshold=1.5"}}},
+      {"cambi_high_res_speedup", {{"cambi=cambi_high_res_speedup=1080", "cambi=cambi_high_res_speedup=1440"}}},
+      {"cambi_enc_size", {{"cambi=enc_width=300:enc_height=225"}}},
+      {"cambi_enc_bitdepth", {{"cambi=enc_bitdepth=10", "cambi=enc_bitdepth=8"}}},
+      {"cambi_full_ref_src_size", {{"cambi=full_ref=true:src_width=320:src_height=240:enc_width=300:enc_height=225"}}},
+      {"cambi_max_val", {{"cambi=cambi_max_val=1.5:full_ref=true"}}},
+      {"cambi_heatmaps", {{"cambi=heatmaps_path=HEATMAPS"}}},
+      {"cambi_heatmaps_mlc0", {{"cambi=heatmaps_path=HEATMAPS:max_log_contrast=0:window_size=127"}}},
+      {"cambi_threads2", {{"cambi=full_ref=true"}, 1, 0, 2}},
+      {"cambi_subsample2", {{"cambi"}, 2}},
+      {"cambi_heatmaps_subsample2", {{"cambi=heatmaps_path=HEATMAPS"}, 2}},
+  };
+  return runs;
+}
+
 // The fixture pairs with a ciede golden (run "ciede", no options).
 inline std::vector<std::string> ciede_golden_pairs() {
   std::vector<std::string> out;
