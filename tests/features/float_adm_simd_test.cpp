@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 
 #include "exactvmaf/simd.hpp"
-#include "features/adm/float_adm_simd.hpp"
+#include "features/float_adm/float_adm_simd.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/synthetic.hpp"

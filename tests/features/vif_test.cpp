@@ -11,7 +11,7 @@
 #include <random>
 
 #include "exactvmaf/simd.hpp"
-#include "features/vif/vif_log2_table.hpp"
+#include "features/vif/vif_host.hpp"
 #include "features/vif/vif_math.hpp"
 #include "features/vif/vif_simd.hpp"
 #include "support/fixtures.hpp"
@@ -422,16 +422,16 @@ TEST(VifIslands, EqualMpfrOnRandomAndEdgeInputs) {
 }
 
 TEST(VifIslands, X86ConversionsOutOfRange) {
-  EXPECT_EQ(vif::f64_to_i32_trunc_x86(2147483647.9), INT32_MAX);
-  EXPECT_EQ(vif::f64_to_i32_trunc_x86(2147483648.0), INT32_MIN);
-  EXPECT_EQ(vif::f64_to_i32_trunc_x86(-2147483648.9), INT32_MIN);
-  EXPECT_EQ(vif::f64_to_i32_trunc_x86(-2147483649.0), INT32_MIN);
-  EXPECT_EQ(vif::f64_to_i32_trunc_x86(-1.9), -1);
-  EXPECT_EQ(vif::f64_to_i32_trunc_x86(std::numeric_limits<double>::quiet_NaN()), INT32_MIN);
-  EXPECT_EQ(vif::f64_to_i64_trunc_x86(9223372036854775808.0), INT64_MIN);
-  EXPECT_EQ(vif::f64_to_i64_trunc_x86(9223372036854774784.0), 9223372036854774784LL);
-  EXPECT_EQ(vif::f64_to_i64_trunc_x86(-9223372036854775808.0), INT64_MIN);
-  EXPECT_EQ(vif::f64_to_i64_trunc_x86(2.5), 2);
+  EXPECT_EQ(vif::x86_trunc_i32(2147483647.9), INT32_MAX);
+  EXPECT_EQ(vif::x86_trunc_i32(2147483648.0), INT32_MIN);
+  EXPECT_EQ(vif::x86_trunc_i32(-2147483648.9), INT32_MIN);
+  EXPECT_EQ(vif::x86_trunc_i32(-2147483649.0), INT32_MIN);
+  EXPECT_EQ(vif::x86_trunc_i32(-1.9), -1);
+  EXPECT_EQ(vif::x86_trunc_i32(std::numeric_limits<double>::quiet_NaN()), INT32_MIN);
+  EXPECT_EQ(vif::x86_trunc_i64(9223372036854775808.0), INT64_MIN);
+  EXPECT_EQ(vif::x86_trunc_i64(9223372036854774784.0), 9223372036854774784LL);
+  EXPECT_EQ(vif::x86_trunc_i64(-9223372036854775808.0), INT64_MIN);
+  EXPECT_EQ(vif::x86_trunc_i64(2.5), 2);
 }
 
 TEST(VifTail, ScaleScoreAndTotals) {

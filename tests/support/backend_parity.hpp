@@ -107,14 +107,16 @@ inline void expect_cuda_equals_cpu_and_r(const GoldenCase& c, const GoldenRun& r
     }
 }
 
-// The extractor of `feature` offers a CUDA worker exactly in CUDA builds
-// (asking makes no CUDA call, so this runs in every build).
+// The extractor of `feature` offers a CUDA worker exactly in CUDA builds, and
+// its FeatureInfo says so (asking makes no CUDA call, so this runs in every
+// build).
 inline void expect_cuda_worker_exactly_in_cuda_builds(const std::string& feature, const VideoFormat& fmt) {
   const FeatureRequest req = parse_feature_request(feature);
   auto extractor = req.info->create(req.options);
   extractor->init(fmt);
   const bool has_worker = extractor->make_cuda_worker() != nullptr;
   EXPECT_EQ(has_worker, cuda_status().built) << feature;
+  EXPECT_EQ(req.info->has_cuda, has_worker) << feature << ": FeatureInfo::has_cuda disagrees with the extractor";
 }
 
 // One feature on RampNoiseContent of `kind`: CUDA with 2 threads gives the

@@ -11,33 +11,12 @@
 
 #include "backends/cuda/check.cuh"
 #include "backends/cuda/cuda_feature.hpp"
+#include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/runner.hpp"
 
 namespace exactvmaf::cuda {
 
 namespace {
-
-// A pitched device allocation, freed on destruction.
-class DeviceBuffer {
- public:
-  DeviceBuffer() = default;
-  DeviceBuffer(std::size_t width_bytes, std::size_t rows) {
-    void* p = nullptr;
-    EXACTVMAF_CUDA_CHECK(cudaMallocPitch(&p, &pitch_, std::max<std::size_t>(width_bytes, 1), std::max<std::size_t>(rows, 1)));
-    data_ = static_cast<std::uint8_t*>(p);
-  }
-  DeviceBuffer(DeviceBuffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), pitch_(o.pitch_) {}
-  DeviceBuffer& operator=(DeviceBuffer&&) = delete;
-  ~DeviceBuffer() {
-    if (data_) (void)cudaFree(data_);
-  }
-  std::uint8_t* data() const { return data_; }
-  std::size_t pitch() const { return pitch_; }
-
- private:
-  std::uint8_t* data_ = nullptr;
-  std::size_t pitch_ = 0;
-};
 
 class CudaFrameRunner final : public FrameRunner {
  public:
@@ -116,7 +95,7 @@ class CudaFrameRunner final : public FrameRunner {
     }
     // Defined samples in the history slots before the clip fills them.
     for (std::size_t i = 0; i < buffers_.size(); ++i)
-      EXACTVMAF_CUDA_CHECK(cudaMemset2DAsync(buffers_[i].data(), buffers_[i].pitch(), 0, buffers_[i].pitch(),
+      EXACTVMAF_CUDA_CHECK(cudaMemset2DAsync(buffers_[i].get(), buffers_[i].pitch(), 0, buffers_[i].pitch(),
                                              buffer_rows_[i], stream_));
     for (auto& w : workers_) w->setup(frame_, stream_);
     EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -127,9 +106,9 @@ class CudaFrameRunner final : public FrameRunner {
     for (unsigned p = 0; p < f.planes(); ++p) {
       if (!(planes & (1u << p))) continue;
       const unsigned w = f.picture_width(p), h = f.picture_height(p);
-      buffers_.emplace_back(static_cast<std::size_t>(w) * f.bytes_per_sample(), h);
+      buffers_.push_back(DeviceBuffer<std::uint8_t>::pitched(static_cast<std::size_t>(w) * f.bytes_per_sample(), h));
       buffer_rows_.push_back(std::max(h, 1u));
-      pic.plane[p] = {buffers_.back().data(), buffers_.back().pitch(), w, h};
+      pic.plane[p] = {buffers_.back().get(), buffers_.back().pitch(), w, h};
     }
   }
 
@@ -202,7 +181,7 @@ class CudaFrameRunner final : public FrameRunner {
   cudaStream_t stream_ = nullptr;
   std::vector<std::unique_ptr<FeatureWorker>> workers_;
   PlaneNeeds needs_;
-  std::vector<DeviceBuffer> buffers_;
+  std::vector<DeviceBuffer<std::uint8_t>> buffers_;
   std::vector<unsigned> buffer_rows_;
   DeviceFrame frame_;
   std::map<std::uint64_t, cudaGraphExec_t> graphs_;

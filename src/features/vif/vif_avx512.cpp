@@ -15,7 +15,7 @@
 
 #include <array>
 
-#include "features/vif/vif_log2_table.hpp"
+#include "features/vif/vif_host.hpp"
 
 #if EXACTVMAF_VIF_HAVE_AVX2
 // gcc 12's AVX-512 intrinsics start from _mm512_undefined_* values and trip these (a known false positive).

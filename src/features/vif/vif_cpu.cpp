@@ -11,7 +11,7 @@
 #include "exactvmaf/simd.hpp"
 #include "features/registry.hpp"
 #include "features/vif/vif_cuda.hpp"
-#include "features/vif/vif_log2_table.hpp"
+#include "features/vif/vif_host.hpp"
 #include "features/vif/vif_math.hpp"
 #include "features/vif/vif_simd.hpp"
 #include "numeric/cr_log.hpp"
@@ -28,6 +28,42 @@ const std::uint16_t* log2_table() {
     return t;
   }();
   return table.data();
+}
+
+namespace {
+// Names as upstream's collector prints them (its aliases of
+// VMAF_integer_feature_vif_scaleN_score), in upstream's order.
+constexpr const char* scale_names[num_scales] = {"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
+                                                 "integer_vif_scale3"};
+constexpr const char* debug_names[11] = {
+    "integer_vif",            "integer_vif_num",        "integer_vif_den",        "integer_vif_num_scale0",
+    "integer_vif_den_scale0", "integer_vif_num_scale1", "integer_vif_den_scale1", "integer_vif_num_scale2",
+    "integer_vif_den_scale2", "integer_vif_num_scale3", "integer_vif_den_scale3"};
+}  // namespace
+
+Config config_from_options(const OptionValues& o) {
+  Config c;
+  c.debug = o.get_bool("debug");
+  c.gain_limit = o.get_real("vif_enhn_gain_limit");
+  c.skip_scale0 = o.get_bool("vif_skip_scale0");
+  return c;
+}
+
+std::vector<std::string> init(Config& c, const OptionValues& o, const VideoFormat& fmt) {
+  c.w = fmt.picture_width(0);
+  c.h = fmt.picture_height(0);
+  c.bpc = fmt.bitdepth;
+  if (c.bpc < 8 || c.bpc > 16)
+    throw Error(fmt::format("--feature vif: bit depth {} is not supported (8 to 16)", c.bpc));
+  if (c.w < min_plane_size || c.h < min_plane_size)
+    throw Error(fmt::format("--feature vif: the luma plane is {}x{}; vif needs at least {}x{} samples", c.w, c.h,
+                            min_plane_size, min_plane_size));
+  c.log2_table = log2_table();
+  std::vector<std::string> names;
+  for (const char* n : scale_names) names.push_back(feature_output_name(n, o));
+  if (c.debug)
+    for (const char* n : debug_names) names.push_back(feature_output_name(n, o));
+  return names;
 }
 
 void write_frame_outputs(const ScaleScore* s, bool debug, bool skip_scale0, FrameOutput& out) {
@@ -55,25 +91,11 @@ void write_frame_outputs(const ScaleScore* s, bool debug, bool skip_scale0, Fram
 
 namespace {
 
-// Names as upstream's collector prints them (its aliases of
-// VMAF_integer_feature_vif_scaleN_score), in upstream's order.
-constexpr const char* scale_names[vif::num_scales] = {"integer_vif_scale0", "integer_vif_scale1",
-                                                      "integer_vif_scale2", "integer_vif_scale3"};
-constexpr const char* debug_names[11] = {
-    "integer_vif",            "integer_vif_num",        "integer_vif_den",        "integer_vif_num_scale0",
-    "integer_vif_den_scale0", "integer_vif_num_scale1", "integer_vif_den_scale1", "integer_vif_num_scale2",
-    "integer_vif_den_scale2", "integer_vif_num_scale3", "integer_vif_den_scale3"};
-
-struct VifConfig {
-  bool debug = false, skip_scale0 = false;
-  double gain_limit = vif::default_gain_limit;
-  unsigned w = 0, h = 0, bpc = 8;
-  const std::uint16_t* log2_table = nullptr;
-};
+using vif::Config;
 
 class VifWorker final : public FeatureWorker {
  public:
-  explicit VifWorker(const VifConfig& c);
+  explicit VifWorker(const Config& c);
   void extract(const FrameInput& in, FrameOutput& out) override;
 
  private:
@@ -81,7 +103,7 @@ class VifWorker final : public FeatureWorker {
   void run_scales(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
                   vif::ScaleScore* scores);
 
-  const VifConfig& c_;
+  const Config& c_;
   bool use_avx2_ = false, use_avx512_ = false;
   // Scales 1..3: the decimated planes, dense (stride = width).
   std::array<unsigned, vif::num_scales> w_{}, h_{};
@@ -93,7 +115,7 @@ class VifWorker final : public FeatureWorker {
   vif::ConvolveRow conv_row_{};
 };
 
-VifWorker::VifWorker(const VifConfig& c) : c_(c) {
+VifWorker::VifWorker(const Config& c) : c_(c) {
   w_[0] = c.w;
   h_[0] = c.h;
   for (int s = 1; s < vif::num_scales; ++s) {
@@ -116,7 +138,7 @@ VifWorker::VifWorker(const VifConfig& c) : c_(c) {
 // The statistic of one scale, row by row.
 template <int Scale, class Sample>
 vif::Residuals scale_statistic(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
-                               std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, const VifConfig& c,
+                               std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, const Config& c,
                                const vif::StatRow& t, bool avx2, bool avx512) {
 #if EXACTVMAF_VIF_HAVE_AVX2
   if (avx512) {
@@ -201,40 +223,16 @@ void VifWorker::extract(const FrameInput& in, FrameOutput& out) {
 
 class VifExtractor final : public FeatureExtractor {
  public:
-  explicit VifExtractor(const OptionValues& o) : options_(o) {
-    c_.debug = o.get_bool("debug");
-    c_.gain_limit = o.get_real("vif_enhn_gain_limit");
-    c_.skip_scale0 = o.get_bool("vif_skip_scale0");
-  }
-
-  std::vector<std::string> init(const VideoFormat& fmt) override {
-    c_.w = fmt.picture_width(0);
-    c_.h = fmt.picture_height(0);
-    c_.bpc = fmt.bitdepth;
-    if (c_.bpc < 8 || c_.bpc > 16)
-      throw Error(fmt::format("--feature vif: bit depth {} is not supported (8 to 16)", c_.bpc));
-    if (c_.w < vif::min_plane_size || c_.h < vif::min_plane_size)
-      throw Error(fmt::format("--feature vif: the luma plane is {}x{}; vif needs at least {}x{} samples", c_.w, c_.h,
-                              vif::min_plane_size, vif::min_plane_size));
-    c_.log2_table = vif::log2_table();
-    std::vector<std::string> names;
-    for (const char* n : scale_names) names.push_back(feature_output_name(n, options_));
-    if (c_.debug)
-      for (const char* n : debug_names) names.push_back(feature_output_name(n, options_));
-    return names;
-  }
-
+  explicit VifExtractor(const OptionValues& o) : options_(o), c_(vif::config_from_options(o)) {}
+  std::vector<std::string> init(const VideoFormat& fmt) override { return vif::init(c_, options_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<VifWorker>(c_); }
-
-#if defined(EXACTVMAF_HAVE_CUDA)
-  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override {
-    return vif::make_cuda_worker({c_.w, c_.h, c_.bpc, c_.debug, c_.skip_scale0, c_.gain_limit, c_.log2_table});
-  }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return vif::make_cuda_worker(c_); }
 #endif
 
  private:
   OptionValues options_;
-  VifConfig c_;
+  Config c_;
 };
 
 }  // namespace
@@ -250,8 +248,9 @@ FeatureInfo vif_feature_info() {
        "egl"},
       {"vif_skip_scale0", OptionType::boolean, false, 0, 0, "when set, skip scale 0 calculations", true, "ssclz"},
   };
-  f.provided = {scale_names[0], scale_names[1], scale_names[2], scale_names[3]};
+  f.provided = {std::begin(vif::scale_names), std::end(vif::scale_names)};
   f.luma_only = true;
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues& o) { return std::make_unique<VifExtractor>(o); };
   return f;
 }

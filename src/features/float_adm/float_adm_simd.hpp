@@ -9,7 +9,7 @@
 #include <cstddef>
 
 #include "exactvmaf/simd.hpp"
-#include "features/adm/float_adm_math.hpp"
+#include "features/float_adm/float_adm_math.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define EXACTVMAF_FLOAT_ADM_HAVE_AVX2 1

@@ -5,7 +5,7 @@
 // cvtpd_ps rounds to nearest as the scalar store does). Row sums add the
 // eight terms one by one in column order. Edge columns and tails are the
 // scalar functions'.
-#include "features/adm/float_adm_simd.hpp"
+#include "features/float_adm/float_adm_simd.hpp"
 
 #if EXACTVMAF_FLOAT_ADM_HAVE_AVX2
 #include <immintrin.h>
