@@ -147,18 +147,22 @@ EXACTVMAF_HD_INLINE i16 dwt0_h_hi(i32 s0, i32 s1, i32 s2, i32 s3) {
 // Scale 0, horizontal pass over one row of vertical results (w columns):
 // bands a, v (from lo) and h, d (from hi) of (w + 1) / 2 samples. With hi
 // null only a is made (adm_skip_scale0).
+// Output j of the scale-0 horizontal pass (mirrored at the edges).
+EXACTVMAF_HD_INLINE void dwt0_horizontal_at(const i16* lo, const i16* hi, int w, int j, i16* a, i16* v, i16* h,
+                                            i16* d) {
+  const int j0 = dwt_src_index(j, 0, w), j1 = dwt_src_index(j, 1, w), j2 = dwt_src_index(j, 2, w),
+            j3 = dwt_src_index(j, 3, w);
+  a[j] = dwt0_h_lo(lo[j0], lo[j1], lo[j2], lo[j3]);
+  if (hi) {
+    v[j] = dwt0_h_hi(lo[j0], lo[j1], lo[j2], lo[j3]);
+    h[j] = dwt0_h_lo(hi[j0], hi[j1], hi[j2], hi[j3]);
+    d[j] = dwt0_h_hi(hi[j0], hi[j1], hi[j2], hi[j3]);
+  }
+}
+
 EXACTVMAF_HD inline void dwt0_horizontal_row(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h, i16* d) {
   const int bw = band_size(w);
-  for (int j = 0; j < bw; ++j) {
-    const int j0 = dwt_src_index(j, 0, w), j1 = dwt_src_index(j, 1, w), j2 = dwt_src_index(j, 2, w),
-              j3 = dwt_src_index(j, 3, w);
-    a[j] = dwt0_h_lo(lo[j0], lo[j1], lo[j2], lo[j3]);
-    if (hi) {
-      v[j] = dwt0_h_hi(lo[j0], lo[j1], lo[j2], lo[j3]);
-      h[j] = dwt0_h_lo(hi[j0], hi[j1], hi[j2], hi[j3]);
-      d[j] = dwt0_h_hi(hi[j0], hi[j1], hi[j2], hi[j3]);
-    }
-  }
+  for (int j = 0; j < bw; ++j) dwt0_horizontal_at(lo, hi, w, j, a, v, h, d);
 }
 
 // Scales 1..3: rounding and shifts of the vertical (VP) and horizontal (HP)
@@ -194,19 +198,23 @@ EXACTVMAF_HD_INLINE i32 dwt_h_hi(i64 s0, i64 s1, i64 s2, i64 s3, i64 add, int sh
 }
 
 // Scales 1..3, horizontal pass: bands a, v, h, d of (w + 1) / 2 samples.
+// Output j of a scales 1..3 horizontal pass (mirrored at the edges).
+EXACTVMAF_HD_INLINE void dwt_horizontal_at(const i32* lo, const i32* hi, int w, int j, i64 add, int shift, i32* a,
+                                           i32* v, i32* h, i32* d) {
+  const int j0 = dwt_src_index(j, 0, w), j1 = dwt_src_index(j, 1, w), j2 = dwt_src_index(j, 2, w),
+            j3 = dwt_src_index(j, 3, w);
+  a[j] = dwt_h_lo(lo[j0], lo[j1], lo[j2], lo[j3], add, shift);
+  v[j] = dwt_h_hi(lo[j0], lo[j1], lo[j2], lo[j3], add, shift);
+  h[j] = dwt_h_lo(hi[j0], hi[j1], hi[j2], hi[j3], add, shift);
+  d[j] = dwt_h_hi(hi[j0], hi[j1], hi[j2], hi[j3], add, shift);
+}
+
 EXACTVMAF_HD inline void dwt_horizontal_row(const i32* lo, const i32* hi, int w, int scale, i32* a, i32* v, i32* h,
                                             i32* d) {
   const i64 add = dwt_hp_add(scale);
   const int shift = dwt_hp_shift(scale);
   const int bw = band_size(w);
-  for (int j = 0; j < bw; ++j) {
-    const int j0 = dwt_src_index(j, 0, w), j1 = dwt_src_index(j, 1, w), j2 = dwt_src_index(j, 2, w),
-              j3 = dwt_src_index(j, 3, w);
-    a[j] = dwt_h_lo(lo[j0], lo[j1], lo[j2], lo[j3], add, shift);
-    v[j] = dwt_h_hi(lo[j0], lo[j1], lo[j2], lo[j3], add, shift);
-    h[j] = dwt_h_lo(hi[j0], hi[j1], hi[j2], hi[j3], add, shift);
-    d[j] = dwt_h_hi(hi[j0], hi[j1], hi[j2], hi[j3], add, shift);
-  }
+  for (int j = 0; j < bw; ++j) dwt_horizontal_at(lo, hi, w, j, add, shift, a, v, h, d);
 }
 
 // ---- decouple -------------------------------------------------------------

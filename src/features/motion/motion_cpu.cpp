@@ -60,32 +60,15 @@ namespace {
 
 using motion::Config;
 
-// SIMD kernels give the same integers; --simd scalar selects the plain loop.
-std::uint64_t frame_sad_8bit(const std::uint8_t* earlier, std::ptrdiff_t earlier_stride, const std::uint8_t* current,
-                             std::ptrdiff_t current_stride, unsigned w, unsigned h, std::int32_t* y_row) {
-#if EXACTVMAF_MOTION_HAVE_AVX2
-  if (simd_level() >= SimdLevel::avx2)
-    return motion::frame_sad_avx2_u8(earlier, earlier_stride, current, current_stride, w, h, y_row);
-#endif
-  return motion::frame_sad(earlier, earlier_stride, current, current_stride, w, h, 8, y_row);
-}
-
-std::uint64_t frame_sad_hbd(const std::uint16_t* earlier, std::ptrdiff_t earlier_stride, const std::uint16_t* current,
-                            std::ptrdiff_t current_stride, unsigned w, unsigned h, unsigned bpc, std::int32_t* y_row) {
-#if EXACTVMAF_MOTION_HAVE_AVX2
-  if (bpc <= motion::avx2_max_bpc && simd_level() >= SimdLevel::avx2)
-    return motion::frame_sad_avx2_u16(earlier, earlier_stride, current, current_stride, w, h, bpc, y_row);
-#endif
-  return motion::frame_sad(earlier, earlier_stride, current, current_stride, w, h, bpc, y_row);
-}
-
 class MotionWorker final : public FeatureWorker {
  public:
-  explicit MotionWorker(const Config& c) : c_(c), y_row_(c.w) {}
+  // The SIMD level's kernels (same integers at every level).
+  explicit MotionWorker(const Config& c) : c_(c), k_(motion::kernels_for(simd_level())), y_row_(c.w) {}
   void extract(const FrameInput& in, FrameOutput& out) override;
 
  private:
   const Config& c_;
+  const motion::Kernels& k_;
   std::vector<std::int32_t> y_row_;  // per-thread scratch: one row of the vertical pass
 };
 
@@ -130,11 +113,12 @@ void MotionWorker::extract(const FrameInput& in, FrameOutput& out) {
                               in.prev_ref.size(), back));
     const PictureView& earlier = in.prev_ref[back - 1];
     if (c_.bpc == 8) {
-      sad = frame_sad_8bit(earlier.row<std::uint8_t>(0, 0), earlier.stride[0], in.ref.row<std::uint8_t>(0, 0),
-                           in.ref.stride[0], c_.w, c_.h, y_row_.data());
+      sad = k_.frame_sad_u8(earlier.row<std::uint8_t>(0, 0), earlier.stride[0], in.ref.row<std::uint8_t>(0, 0),
+                            in.ref.stride[0], c_.w, c_.h, y_row_.data());
     } else {
-      sad = frame_sad_hbd(earlier.row<std::uint16_t>(0, 0), earlier.stride[0] / 2, in.ref.row<std::uint16_t>(0, 0),
-                          in.ref.stride[0] / 2, c_.w, c_.h, c_.bpc, y_row_.data());
+      sad = k_.frame_sad_u16(earlier.row<std::uint16_t>(0, 0), earlier.stride[0] / 2,
+                             in.ref.row<std::uint16_t>(0, 0), in.ref.stride[0] / 2, c_.w, c_.h, c_.bpc,
+                             y_row_.data());
     }
   }
   motion::write_frame_outputs(c_, in.index, sad, out);
