@@ -61,7 +61,10 @@ EOF
 : > "$logs/parity.log"
 parity_fail=0
 parity_skip=0
-sets="${PARITY_SETS:-motion=debug=true motion=motion_five_frame_window=true:motion_moving_average=true:debug=true vif=debug=true vif=vif_enhn_gain_limit=1.5:vif_skip_scale0=true:debug=true adm=debug=true adm=adm_enhn_gain_limit=1.2:adm_csf_mode=1:debug=true adm=adm_dlm_weight=0.7:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:adm_norm_view_dist=3.0:adm_ref_display_height=1080:adm_min_val=0.5:adm_csf_mode=2 float_adm=debug=true float_adm=adm_enhn_gain_limit=1.2:adm_p_norm=2.5:adm_csf_mode=1:debug=true ciede ciede=lab_table=false:pair_cache=false speed_chroma speed_temporal=speed_use_ref_diff=true speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_prescale=0.5:speed_prescale_method=bilinear:speed_max_val=45.0}"
+# The option sets: tests/golden/runs.json's parity_sets (PARITY_SETS overrides).
+sets="${PARITY_SETS:-$(python3 -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))["parity_sets"]))' \
+  "$src_dir/tests/golden/runs.json")}"
+[ -n "$sets" ] || { echo "device_checks: no parity sets in tests/golden/runs.json" | tee -a "$summary"; exit 1; }
 while read -r name ref dist raw; do
   for f in $sets; do
     echo "== $name --feature $f" >> "$logs/parity.log"

@@ -16,6 +16,7 @@
 
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/model.hpp"
+#include "support/golden_runs.hpp"
 
 namespace exactvmaf::test {
 
@@ -59,8 +60,8 @@ std::string error_of(F&& f) {
   return "";
 }
 
-// A golden run named vmaf* (tools/fixtures/run_goldens.py): -m arguments
-// (MODELS stands for the model directory), --feature arguments, --subsample.
+// A golden run of group vmaf (tests/golden/runs.json): -m arguments (MODELS
+// stands for the model directory), --feature arguments, --subsample.
 struct ModelRun {
   std::vector<std::string> models;
   std::vector<std::string> features;
@@ -68,18 +69,12 @@ struct ModelRun {
 };
 
 inline const std::map<std::string, ModelRun>& model_runs() {
-  static const std::map<std::string, ModelRun> runs = {
-      {"vmaf_v0.6.1", {{"path=MODELS/vmaf_v0.6.1.json"}, {}}},
-      {"vmaf_v0.6.1neg", {{"path=MODELS/vmaf_v0.6.1neg.json"}, {}}},
-      {"vmaf_4k_v0.6.1", {{"path=MODELS/vmaf_4k_v0.6.1.json"}, {}}},
-      {"vmaf_b_v0.6.3", {{"path=MODELS/vmaf_b_v0.6.3.json"}, {}}},
-      {"vmaf_two_models",
-       {{"path=MODELS/vmaf_v0.6.1.json:name=vmaf", "path=MODELS/vmaf_v0.6.1neg.json:name=vmaf_neg"}, {}}},
-      {"vmaf_v0.6.1_noclip_transform", {{"path=MODELS/vmaf_v0.6.1.json:disable_clip:enable_transform"}, {}}},
-      {"vmaf_v0.6.1_subsample2", {{"path=MODELS/vmaf_v0.6.1.json"}, {}, 2}},
-      {"vmaf_v0.6.1_psnr", {{"path=MODELS/vmaf_v0.6.1.json"}, {"psnr"}}},
-      {"vmaf_v0.6.1_model_opt", {{"path=MODELS/vmaf_v0.6.1.json:adm.adm_enhn_gain_limit=1.1"}, {}}},
-  };
+  static const std::map<std::string, ModelRun> runs = [] {
+    std::map<std::string, ModelRun> out;
+    for (const auto& [name, g] : all_golden_runs())
+      if (g.group == "vmaf") out.emplace(name, ModelRun{g.models, g.run.features, g.run.subsample});
+    return out;
+  }();
   return runs;
 }
 
