@@ -219,7 +219,7 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
   result.backend = backend;
   pipeline::ProcessorFactory make_processor = [&extractors] { return pipeline::make_cpu_processor(extractors); };
   HostMemory memory;
-  cuda::RunnerTimes cuda_times;  // summed by the processors as they end
+  cuda::RunnerStats cuda_times;  // summed by the processors as they end
   std::mutex cuda_times_mutex;
   if (backend == Backend::cuda) {
     memory = {true, opts.gpu};
@@ -259,6 +259,7 @@ RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> f
   result.scores.order_metrics_by_first_write();
   result.cuda_upload_ms = cuda_times.upload_ms;
   result.cuda_kernel_ms = cuda_times.kernel_ms;
+  result.cuda_host_frames = cuda_times.host_frames;
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   result.fps = result.seconds > 0 ? static_cast<double>(result.frames) / result.seconds : 0;
   return result;

@@ -33,7 +33,7 @@ class CpuProcessor final : public FrameProcessor {
 
 class CudaProcessor final : public FrameProcessor {
  public:
-  CudaProcessor(const cuda::RunnerOptions& opts, const std::vector<Extractor>& extractors, cuda::RunnerTimes* total,
+  CudaProcessor(const cuda::RunnerOptions& opts, const std::vector<Extractor>& extractors, cuda::RunnerStats* total,
                 std::mutex* total_mutex)
       : total_(total), total_mutex_(total_mutex) {
     std::vector<cuda::RunnerFeature> features;
@@ -41,10 +41,11 @@ class CudaProcessor final : public FrameProcessor {
     runner_ = cuda::make_frame_runner(opts, features);
   }
   ~CudaProcessor() override {
-    const cuda::RunnerTimes s = runner_->times();
+    const cuda::RunnerStats s = runner_->stats();
     std::lock_guard lock(*total_mutex_);
     total_->upload_ms += s.upload_ms;
     total_->kernel_ms += s.kernel_ms;
+    total_->host_frames += s.host_frames;
   }
   void process(const FrameInput& in, const std::vector<bool>& active, FrameResult& result) override {
     runner_->run(in, active, result.outputs);
@@ -52,7 +53,7 @@ class CudaProcessor final : public FrameProcessor {
 
  private:
   std::unique_ptr<cuda::FrameRunner> runner_;
-  cuda::RunnerTimes* total_;
+  cuda::RunnerStats* total_;
   std::mutex* total_mutex_;
 };
 
@@ -64,7 +65,7 @@ std::unique_ptr<FrameProcessor> make_cpu_processor(std::vector<Extractor>& extra
 
 std::unique_ptr<FrameProcessor> make_cuda_processor(const cuda::RunnerOptions& opts,
                                                     const std::vector<Extractor>& extractors,
-                                                    cuda::RunnerTimes* total, std::mutex* total_mutex) {
+                                                    cuda::RunnerStats* total, std::mutex* total_mutex) {
   return std::make_unique<CudaProcessor>(opts, extractors, total, total_mutex);
 }
 
@@ -128,7 +129,7 @@ void WorkerPool::loop() {
     FrameResult result;
     result.outputs.resize(extractors_.size());
     try {
-      if (!processor) throw Error("internal: no frame processor");
+      if (!processor) throw InternalError("internal: no frame processor");
       FrameInput in;
       in.index = task.index;
       in.ref = task.refs[0]->view();

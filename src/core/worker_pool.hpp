@@ -50,11 +50,11 @@ using ProcessorFactory = std::function<std::unique_ptr<FrameProcessor>()>;
 // Every extractor's CPU worker.
 std::unique_ptr<FrameProcessor> make_cpu_processor(std::vector<Extractor>& extractors);
 
-// One CUDA frame runner; adds its device times to *total (under *total_mutex)
+// One CUDA frame runner; adds its statistics to *total (under *total_mutex)
 // when it ends.
 std::unique_ptr<FrameProcessor> make_cuda_processor(const cuda::RunnerOptions& opts,
                                                     const std::vector<Extractor>& extractors,
-                                                    cuda::RunnerTimes* total, std::mutex* total_mutex);
+                                                    cuda::RunnerStats* total, std::mutex* total_mutex);
 
 class WorkerPool {
  public:

@@ -11,6 +11,7 @@
 #include "cr_round.hpp"
 #include "dd.hpp"
 #include "hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath {
 

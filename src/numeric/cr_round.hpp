@@ -9,6 +9,7 @@
 
 #include "dd.hpp"
 #include "hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath::detail {
 

@@ -40,6 +40,7 @@
 #include "numeric/cr_trig_tables.hpp"
 #include "numeric/dd.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath {
 

@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::dd {
 

@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath {
 

@@ -3,6 +3,7 @@
 // calling application set; the caller's state is restored on exit.
 #pragma once
 #include <cstdint>
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf {
 

@@ -61,6 +61,17 @@ EOF
 : > "$logs/parity.log"
 parity_fail=0
 parity_skip=0
+parity_error=0
+# exactvmaf-parity's exit: 0 identical, 1 different, 2 the input was refused
+# (counted, not a failure), 3 an internal or CUDA error (a failure).
+count_parity() {
+  case $1 in
+    0) ;;
+    2) parity_skip=$((parity_skip + 1)) ;;
+    3) parity_error=$((parity_error + 1)) ;;
+    *) parity_fail=$((parity_fail + 1)) ;;
+  esac
+}
 # The option sets: tests/golden/runs.json's parity_sets (PARITY_SETS overrides).
 sets="${PARITY_SETS:-$(python3 -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))["parity_sets"]))' \
   "$src_dir/tests/golden/runs.json")}"
@@ -70,8 +81,7 @@ while read -r name ref dist raw; do
     echo "== $name --feature $f" >> "$logs/parity.log"
     # shellcheck disable=SC2086
     "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw --feature "$f" --threads 4 >> "$logs/parity.log" 2>&1
-    rc=$?
-    if [ $rc -eq 2 ]; then parity_skip=$((parity_skip + 1)); elif [ $rc -ne 0 ]; then parity_fail=$((parity_fail + 1)); fi
+    count_parity $?
   done
   # VMAF: the default model's features together in one graph, and the score
   # (models from $bundle/models, e.g. a copy of ../shared/models)
@@ -79,12 +89,11 @@ while read -r name ref dist raw; do
   # shellcheck disable=SC2086
   "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v0.6.1 --model_dir "$bundle/models" \
     --threads 3 >> "$logs/parity.log" 2>&1
-  rc=$?
-  if [ $rc -eq 2 ]; then parity_skip=$((parity_skip + 1)); elif [ $rc -ne 0 ]; then parity_fail=$((parity_fail + 1)); fi
+  count_parity $?
 done < "$logs/pairs.txt"
-echo "parity: $(grep -c 'PARITY: identical' "$logs/parity.log") identical, $parity_fail differ, $parity_skip could not run (exit 2)" | tee -a "$summary"
+echo "parity: $(grep -c 'PARITY: identical' "$logs/parity.log") identical, $parity_fail differ, $parity_error internal or CUDA errors (exit 3), $parity_skip refused (exit 2)" | tee -a "$summary"
 grep -B3 -E 'PARITY: (DIFFER|differ)|error' "$logs/parity.log" | head -30 | sed 's/^/  /' | tee -a "$summary"
-[ $parity_fail -eq 0 ] || status=1
+[ $parity_fail -eq 0 ] && [ $parity_error -eq 0 ] || status=1
 
 # Generated frames (random samples: the worst case for the blur's zero-row
 # shortcut on the cpu; the same work on the gpu). Page cache after the first pass.

@@ -1,6 +1,6 @@
 // CUDA memory owned one way: CudaBuffer<T, Memory>, freed on destruction,
 // moved but never copied, EXACTVMAF_CUDA_CHECK on the allocation (an
-// Error naming the call). DeviceBuffer<T> is device memory (linear or
+// InternalError naming the call). DeviceBuffer<T> is device memory (linear or
 // pitched), PinnedBuffer<T> page-locked host memory that a captured graph
 // copies into (value-initialised, readable on the host).
 #pragma once

@@ -35,7 +35,11 @@ class CudaFrameRunner final : public FrameRunner {
   }
   ~CudaFrameRunner() override { release(); }
 
-  RunnerTimes times() const override { return times_; }
+  RunnerStats stats() const override {
+    RunnerStats s = times_;
+    for (const auto& w : workers_) s.host_frames += w->host_frames();
+    return s;
+  }
 
   void run(const FrameInput& in, const std::vector<bool>& active, std::vector<FrameOutput>& outputs) override {
     if (opts_.timing) EXACTVMAF_CUDA_CHECK(cudaEventRecord(events_[0], stream_));
@@ -70,19 +74,19 @@ class CudaFrameRunner final : public FrameRunner {
 
  private:
   void setup() {
-    if (features_.size() > 64) throw Error("internal: more than 64 features in one CUDA run");
+    if (features_.size() > 64) throw InternalError("internal: more than 64 features in one CUDA run");
     PlaneNeeds needs;
     unsigned history = 0;
     for (const auto& f : features_) {
       auto w = f.extractor->make_cuda_worker();
-      if (!w) throw Error("internal: a feature lost its CUDA worker");
+      if (!w) throw InternalError("internal: a feature lost its CUDA worker");
       const PlaneNeeds n = w->planes();
       needs |= n;
       if (n.any_history()) history = std::max(history, f.history);
       workers_.push_back(std::move(w));
     }
     if (history > kMaxHistory)
-      throw Error("internal: a CUDA feature asks for " + std::to_string(history) + " previous frames (at most " +
+      throw InternalError("internal: a CUDA feature asks for " + std::to_string(history) + " previous frames (at most " +
                   std::to_string(kMaxHistory) + ")");
     needs_ = needs;
     frame_.format = opts_.format;
@@ -159,7 +163,7 @@ class CudaFrameRunner final : public FrameRunner {
     cudaGraphExec_t exec = nullptr;
     const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
     (void)cudaGraphDestroy(graph);
-    if (e != cudaSuccess) throw Error("CUDA: cudaGraphInstantiate failed: " + error_text(e));
+    if (e != cudaSuccess) throw InternalError("CUDA: cudaGraphInstantiate failed: " + error_text(e));
     graphs_.emplace(mask, exec);
     return exec;
   }
@@ -186,7 +190,7 @@ class CudaFrameRunner final : public FrameRunner {
   DeviceFrame frame_;
   std::map<std::uint64_t, cudaGraphExec_t> graphs_;
   cudaEvent_t events_[3] = {nullptr, nullptr, nullptr};
-  RunnerTimes times_;
+  RunnerStats times_;  // the device times
 };
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include "features/common/adm_common.hpp"
 #include "numeric/f64_policy.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::adm {
 

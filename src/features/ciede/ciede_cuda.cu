@@ -205,9 +205,9 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
     for (unsigned p = 0; p < 3; ++p)
       if ((!frame.ref.plane[p].data || !frame.dist.plane[p].data) && frame.ref.plane[p].width != 0)
-        throw Error("internal: ciede's CUDA worker did not get all three planes on the device");
+        throw InternalError("internal: ciede's CUDA worker did not get all three planes on the device");
     if (frame.ref.plane[0].width != c_.w || frame.ref.plane[0].height != c_.h)
-      throw Error("internal: ciede's CUDA worker got a luma plane of another size");
+      throw InternalError("internal: ciede's CUDA worker got a luma plane of another size");
     // Pixels whose chroma sample is on the device (libvmaf's chroma size);
     // finish() computes the rest (the last column/row of odd sizes).
     wd_ = std::min(c_.w, frame.ref.plane[1].width << c_.chroma_x_shift);
@@ -252,6 +252,8 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_.get(), result_.get(), sizeof(DeviceResult), cudaMemcpyDeviceToHost, stream));
   }
 
+  std::uint64_t host_frames() const override { return host_frames_; }
+
   void finish(const FrameInput& in, FrameOutput& out) override {
     Acc acc;
     acc.clear();
@@ -259,6 +261,7 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
     if (count > kQueueCapacity) {
       // Some indices were dropped: the whole frame on the host.
       add_region(acc, in.ref, in.dist, 0, c_.w, 0, c_.h, c_, cache_.get());
+      ++host_frames_;
     } else {
       for (int i = 0; i < Acc::kLimbs; ++i) acc.limb[i] = static_cast<std::int64_t>(host_->sum.limb[i]);
       acc.flags = host_->sum.flags;
@@ -280,6 +283,7 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
   cuda::PinnedBuffer<DeviceResult> host_;  // the graph's last copy lands here
   std::shared_ptr<DeviceTable8> table_;
   std::unique_ptr<PairCache> cache_;  // for a frame the host computes whole
+  std::uint64_t host_frames_ = 0;     // such frames
 };
 
 // ---- test hooks -------------------------------------------------------------------

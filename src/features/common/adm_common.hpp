@@ -10,6 +10,7 @@
 #include "numeric/cr_log.hpp"
 #include "numeric/cr_pow.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::adm {
 

@@ -4,6 +4,7 @@
 // -size < idx < 2 size - 1. Host and device.
 #pragma once
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf {
 

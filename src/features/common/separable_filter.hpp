@@ -9,6 +9,7 @@
 
 #include "features/common/mirror.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf {
 

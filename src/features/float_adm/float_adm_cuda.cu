@@ -397,6 +397,8 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), result_dev_.get(), sizeof(Result), cudaMemcpyDeviceToHost, stream));
   }
 
+  std::uint64_t host_frames() const override { return host_frames_; }
+
   // The CPU's per-scale tails and frame scores on the device's totals; a
   // frame with an undecided powf term is recomputed on the host.
   void finish(const FrameInput& in, FrameOutput& out) override {
@@ -426,7 +428,7 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
  private:
   Config c_;
   CpuFrame host_;
-  std::uint64_t host_frames_ = 0;
+  std::uint64_t host_frames_ = 0;  // frames recomputed by host_
   Geometry g_[num_scales];
   cuda::DeviceBuffer<float> buffer_;
   cudaStream_t side_ = nullptr;  // scale 0's terms, beside scales 1..3

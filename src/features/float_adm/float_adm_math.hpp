@@ -25,6 +25,7 @@
 #include "numeric/cr_pow.hpp"
 #include "numeric/f64_policy.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::float_adm {
 

@@ -86,7 +86,7 @@ class MotionExtractor final : public FeatureExtractor {
     const auto sad_id = table.find_metric(c_.names.front());
     const auto m2_id = table.find_metric(c_.names[c_.names.size() - 2]);
     const auto m3_id = table.find_metric(c_.names.back());
-    if (!sad_id || !m2_id || !m3_id) throw Error("internal: motion's metrics are not registered");
+    if (!sad_id || !m2_id || !m3_id) throw InternalError("internal: motion's metrics are not registered");
     // Upstream uses the frames 0..n-1 that have a score, stopping at the first gap.
     std::vector<double> score;
     while (table.written(*sad_id, score.size())) score.push_back(*table.get(*sad_id, score.size()));
@@ -109,7 +109,7 @@ void MotionWorker::extract(const FrameInput& in, FrameOutput& out) {
   std::uint64_t sad = 0;
   if (!c_.force_zero && in.index >= back) {
     if (in.prev_ref.size() < back)
-      throw Error(fmt::format("internal: motion at frame {} got {} previous frames, needs {}", in.index,
+      throw InternalError(fmt::format("internal: motion at frame {} got {} previous frames, needs {}", in.index,
                               in.prev_ref.size(), back));
     const PictureView& earlier = in.prev_ref[back - 1];
     if (c_.bpc == 8) {

@@ -98,7 +98,7 @@ class MotionCudaWorker final : public cuda::FeatureWorker {
   void setup(const cuda::DeviceFrame& frame, cuda::Stream) override {
     if (c_.force_zero) return;
     if (frame.history < back_ || !frame.ref.plane[0].data || !frame.prev_ref[back_ - 1].plane[0].data)
-      throw Error("internal: motion's CUDA worker did not get the previous reference on the device");
+      throw InternalError("internal: motion's CUDA worker did not get the previous reference on the device");
     row_sums_ = cuda::DeviceBuffer<std::uint32_t>(c_.h);
     total_ = cuda::DeviceBuffer<unsigned long long>(1);
     result_ = cuda::PinnedBuffer<unsigned long long>(1);
@@ -129,7 +129,7 @@ class MotionCudaWorker final : public cuda::FeatureWorker {
     std::uint64_t sad = 0;
     if (!c_.force_zero && in.index >= back_) {
       if (in.prev_ref.size() < back_)
-        throw Error("internal: motion at frame " + std::to_string(in.index) + " got " +
+        throw InternalError("internal: motion at frame " + std::to_string(in.index) + " got " +
                     std::to_string(in.prev_ref.size()) + " previous frames, needs " + std::to_string(back_));
       sad = static_cast<std::uint64_t>(result_[0]);
     }

@@ -8,6 +8,7 @@
 
 #include "features/common/mirror.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::motion {
 

@@ -364,6 +364,8 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_.get(), s_.result, sizeof(Result), cudaMemcpyDeviceToHost, stream));
   }
 
+  std::uint64_t host_frames() const override { return host_frames_; }
+
   void finish(const FrameInput& in, FrameOutput& out) override {
     FrameResult r;
     if (!c_.chroma && in.index == 0) {
@@ -372,6 +374,7 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
       // A log2/sin fast path could not decide its rounding: the frame on the host.
       if (cpu_scratch_.cov.empty()) cpu_scratch_.resize(c_.dims);
       compute_frame(c_, cpu_scratch_, in, r);
+      ++host_frames_;
     } else {
       for (unsigned k = 0; k < p_.pairs; ++k) {
         r.score[k] = host_->score[k];
@@ -391,18 +394,18 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
       for (unsigned ch = 0; ch < 2; ++ch) {
         const cuda::DevicePlane& r = frame.ref.plane[1 + ch];
         const cuda::DevicePlane& t = frame.dist.plane[1 + ch];
-        if (!r.data || !t.data) throw Error("internal: speed_chroma's CUDA worker did not get the chroma planes");
+        if (!r.data || !t.data) throw InternalError("internal: speed_chroma's CUDA worker did not get the chroma planes");
         s.p[2 * ch] = {r.data, r.pitch, nullptr, 0};
         s.p[2 * ch + 1] = {t.data, t.pitch, nullptr, 0};
       }
     } else {
-      if (frame.history < 1) throw Error("internal: speed_temporal's CUDA worker got no history frame");
+      if (frame.history < 1) throw InternalError("internal: speed_temporal's CUDA worker got no history frame");
       const cuda::DevicePlane& ref = frame.ref.plane[0];
       const cuda::DevicePlane& dis = frame.dist.plane[0];
       const cuda::DevicePlane& pref = frame.prev_ref[0].plane[0];
       const cuda::DevicePlane& pdis = frame.prev_dist[0].plane[0];
       if (!ref.data || !dis.data || !pref.data || !pdis.data)
-        throw Error("internal: speed_temporal's CUDA worker did not get the luma planes");
+        throw InternalError("internal: speed_temporal's CUDA worker did not get the luma planes");
       const cuda::DevicePlane& minus = c_.use_ref_diff ? ref : dis;
       s.p[0] = {pref.data, pref.pitch, ref.data, ref.pitch};
       s.p[1] = {pdis.data, pdis.pitch, minus.data, minus.pitch};
@@ -417,6 +420,7 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
   cuda::DeviceBuffer<float> block_;
   cuda::PinnedBuffer<Result> host_;  // the graph's last copy lands here
   speed::Scratch cpu_scratch_;
+  std::uint64_t host_frames_ = 0;  // frames compute_frame() recomputed
 };
 
 }  // namespace

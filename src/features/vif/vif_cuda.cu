@@ -188,7 +188,7 @@ class VifCudaWorker final : public cuda::FeatureWorker {
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
     cuda::require_luma_pair(frame, c_.w, c_.h, "vif");
-    if (!c_.log2_table) throw Error("internal: vif's CUDA worker has no log2 table");
+    if (!c_.log2_table) throw InternalError("internal: vif's CUDA worker has no log2 table");
     // Scales 1..3, reference and distorted, dense uint16_t planes.
     std::size_t samples = 0;
     for (int s = 1; s < num_scales; ++s) {

@@ -16,6 +16,7 @@
 #include "features/common/mirror.hpp"
 #include "numeric/f64_policy.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::vif {
 

@@ -28,6 +28,7 @@
 #include "backends/cuda/device_memory.cuh"
 #include "exactvmaf/error.hpp"
 #include "numeric/exact_sum.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath::device {
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath::device {
 
