@@ -1,4 +1,4 @@
-// Exact summation (DESIGN.md §2 rule 3: ciede's frame sum is the exact sum
+// Exact summation (docs/design.md §2 rule 3: ciede's frame sum is the exact sum
 // of its per-pixel floats, rounded once). Host and device.
 //
 //   ExactSumF32   exact sum of float terms   (10 limbs,  80 bytes + 8)

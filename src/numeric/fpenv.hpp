@@ -1,4 +1,4 @@
-// DESIGN.md §2 rule 5: library entry points and worker threads compute with
+// docs/design.md §2 rule 5: library entry points and worker threads compute with
 // round-to-nearest and subnormals honoured (FTZ = DAZ = 0), whatever the
 // calling application set; the caller's state is restored on exit.
 #pragma once

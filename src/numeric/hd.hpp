@@ -1,4 +1,4 @@
-// Host+device annotations for R's math (DESIGN.md §2). Every function that
+// Host+device annotations for R's math (docs/design.md §2). Every function that
 // must give the same bits on the CPU and on a CUDA device is declared with
 // EXACTVMAF_HD (or EXACTVMAF_HD_INLINE for header-only definitions).
 #pragma once

@@ -54,7 +54,7 @@ TEST(GoldenSet, IsPresent) {
   EXPECT_GE(golden_cases().size(), 40u);
 }
 
-// Every thread count gives the same bits (DESIGN.md §1).
+// Every thread count gives the same bits (docs/design.md §1).
 TEST(ThreadInvariance, AllFixturesAllThreadCounts) {
   for (const auto& pair : fixture_pairs())
     expect_thread_invariant(pair, {"psnr=enable_mse=true:enable_apsnr=true", "float_psnr"});

@@ -1,4 +1,4 @@
-// DESIGN.md §2: feature arithmetic uses R's functions only. No host
+// docs/design.md §2: feature arithmetic uses R's functions only. No host
 // libm, no std:: math and no CUDA math library may appear in src/features;
 // the rest of the library (numeric, model, core, io, output, backends) calls
 // no elementary function that is not IEEE-exact. (The same rule is checked on

@@ -1,6 +1,6 @@
 // ciede (metric ciede2000) on the CPU. Per-pixel arithmetic: ciede_math.hpp.
 // The frame value is the exact sum of the per-pixel floats rounded once
-// (DESIGN.md §2 rule 3), then upstream's 45 - 20 log10(mean). Chroma is
+// (docs/design.md §2 rule 3), then upstream's 45 - 20 log10(mean). Chroma is
 // nearest-neighbour: 4:2:0 (x>>1, y>>1) and 4:4:4 (x, y) as upstream; 4:2:2
 // (x>>1, y), where upstream's mapping is wrong (docs/features/ciede.md).
 // Speed without changing a bit (ciede_host.hpp): identical pixel pairs are

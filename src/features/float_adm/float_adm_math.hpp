@@ -9,7 +9,7 @@
 // Plain float code, with the types upstream stores at every step, plus three
 // fp64 islands (small named functions below): the products with the double
 // literals 1/30 and 1/15 (the second added to a float sum in double) and the
-// rst x gain-limit clamp. Division is IEEE division (DESIGN.md rule 1;
+// rst x gain-limit clamp. Division is IEEE division (docs/design.md §2 rule 1;
 // upstream multiplies by a refined RCPSS estimate). powf is R's correctly
 // rounded powf (host: rmath::cr_powf; device: its fast path, with undecided
 // samples reported so the host can recompute the frame).
