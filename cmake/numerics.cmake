@@ -1,4 +1,4 @@
-# DESIGN.md §2 rule 4: no contraction, no fast-math, ISO C++ (not gnu++) for
+# docs/design.md §2 rule 4: no contraction, no fast-math, ISO C++ (not gnu++) for
 # every translation unit of the project, host halves of .cu files included.
 set(CMAKE_CXX_STANDARD 20)
 set(CMAKE_CXX_STANDARD_REQUIRED ON)

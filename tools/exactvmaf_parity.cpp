@@ -1,7 +1,10 @@
 // exactvmaf-parity: scores one input on the cpu and on cuda (and optionally
 // cuda with N threads, and cuda without graphs) and compares every per-frame
 // value and aggregate bit for bit. Exit 0: all identical; 1: some value
-// differs; 2: the runs could not be made (bad input, no device).
+// differs; 2: the input or options were refused (a one-line user error: bad
+// input, no device, a feature without CUDA); 3: an internal or CUDA error
+// (exactvmaf::InternalError or any other failure), which the GPU checks
+// count as a failure.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -190,8 +193,14 @@ int main(int argc, char** argv) {
   }
   try {
     return run_parity(s);
-  } catch (const std::exception& e) {
+  } catch (const ev::InternalError& e) {
+    std::fprintf(stderr, "exactvmaf-parity: internal error: %s\n", e.what());
+    return 3;
+  } catch (const ev::Error& e) {
     std::fprintf(stderr, "exactvmaf-parity: error: %s\n", e.what());
     return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "exactvmaf-parity: internal error: %s\n", e.what());
+    return 3;
   }
 }

@@ -33,6 +33,14 @@ class Error : public std::runtime_error {
   }
 };
 
+// A failure that is not the input's: a broken internal invariant ("internal:
+// ...") or a failing CUDA call ("CUDA: ..."). Tools report it apart from
+// input errors (exactvmaf-parity: exit 3).
+class InternalError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace exactvmaf
 
 #pragma GCC visibility pop

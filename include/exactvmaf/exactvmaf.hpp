@@ -15,7 +15,7 @@
 #pragma GCC visibility push(default)
 
 namespace exactvmaf {
-// The numerical contract the results obey (DESIGN.md §2 rule 6).
+// The numerical contract the results obey (docs/design.md §2 rule 6).
 inline constexpr const char* kNumerics = "R1";
 const char* version();
 }  // namespace exactvmaf

@@ -1,5 +1,6 @@
 // The feature-extractor interface and registry. A feature is one folder in
-// src/features/ and one line in src/features/registry.cpp.
+// src/features/ and one registry line in src/features/CMakeLists.txt
+// (docs/design.md, "How to add a feature").
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -111,8 +112,8 @@ class FeatureExtractor {
   // After the last frame: derived per-frame values and aggregate metrics.
   virtual void flush(ScoreTable& table) { (void)table; }
   // The CUDA version of make_worker() (src/backends/cuda/cuda_feature.hpp),
-  // called after init() once per pipeline thread. Default: nullptr, the
-  // feature has no CUDA version (--backend cuda then fails naming it).
+  // called after init() once per pipeline thread; overridden exactly by the
+  // features whose FeatureInfo::has_cuda is set. Default: nullptr.
   virtual std::unique_ptr<cuda::FeatureWorker> make_cuda_worker();
 };
 
@@ -128,6 +129,9 @@ struct FeatureInfo {
   // Reads the luma plane only (with any options): when every feature of a run
   // does, the readers skip chroma.
   bool luma_only = false;
+  // This build has the feature's CUDA worker (FeatureExtractor::make_cuda_worker);
+  // without it --backend cuda fails naming the feature and auto runs on the cpu.
+  bool has_cuda = false;
   std::function<std::unique_ptr<FeatureExtractor>(const OptionValues&)> create;
 };
 

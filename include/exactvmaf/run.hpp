@@ -59,6 +59,10 @@ struct RunResult {
   // With RunOptions::cuda_timing: device milliseconds summed over frames
   // (and over the threads' streams, which overlap).
   double cuda_upload_ms = 0, cuda_kernel_ms = 0;
+  // cuda: frames a feature's CUDA worker computed on the host instead (an
+  // overflowing queue of undecided samples, a frame-wide fallback), summed
+  // over features. 0 on ordinary content.
+  std::uint64_t cuda_host_frames = 0;
 };
 
 // Runs every requested feature over both inputs. Throws Error for bad input

@@ -37,7 +37,7 @@ OptionValues::OptionValues(const std::vector<OptionSpec>* specs) : specs_(specs)
 std::size_t OptionValues::index_of(std::string_view name) const {
   for (std::size_t i = 0; i < specs_->size(); ++i)
     if ((*specs_)[i].name == name) return i;
-  throw Error(fmt::format("internal: option '{}' is not declared", name));
+  throw InternalError(fmt::format("internal: option '{}' is not declared", name));
 }
 
 bool OptionValues::get_bool(std::string_view n) const { return std::get<bool>(values_[index_of(n)]); }

@@ -2,20 +2,16 @@
 
 namespace exactvmaf {
 
+// feature_list.inc: EXACTVMAF_FEATURE(name) per registered FeatureInfo function.
+#define EXACTVMAF_FEATURE(name) FeatureInfo name##_feature_info();
+#include "features/feature_list.inc"
+#undef EXACTVMAF_FEATURE
+
 const std::vector<FeatureInfo>& feature_registry() {
-  // Adding a feature: its folder, and one line here.
   static const std::vector<FeatureInfo> registry = {
-      psnr_feature_info(),
-      float_psnr_feature_info(),
-      null_feature_info(),
-      motion_feature_info(),
-      adm_feature_info(),
-      float_adm_feature_info(),
-      vif_feature_info(),
-      ciede_feature_info(),
-      speed_chroma_feature_info(),
-      speed_temporal_feature_info(),
-      cambi_feature_info(),
+#define EXACTVMAF_FEATURE(name) name##_feature_info(),
+#include "features/feature_list.inc"
+#undef EXACTVMAF_FEATURE
   };
   return registry;
 }

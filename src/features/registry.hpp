@@ -1,17 +1,10 @@
-// One function per feature returning its registry entry.
+// What a feature folder defines for the registry (docs/design.md, "How to
+// add a feature"): for each name in its exactvmaf_add_feature(... REGISTERS
+// ...), default NAME, one function
+//
+//   FeatureInfo <name>_feature_info();
+//
+// in namespace exactvmaf. registry.cpp declares and calls them, from the list
+// CMake generates out of src/features/CMakeLists.txt's registry lines.
 #pragma once
 #include "exactvmaf/feature.hpp"
-
-namespace exactvmaf {
-FeatureInfo psnr_feature_info();
-FeatureInfo float_psnr_feature_info();
-FeatureInfo null_feature_info();
-FeatureInfo motion_feature_info();
-FeatureInfo adm_feature_info();
-FeatureInfo float_adm_feature_info();
-FeatureInfo vif_feature_info();
-FeatureInfo ciede_feature_info();
-FeatureInfo speed_chroma_feature_info();
-FeatureInfo speed_temporal_feature_info();
-FeatureInfo cambi_feature_info();
-}  // namespace exactvmaf

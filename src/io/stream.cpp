@@ -225,7 +225,7 @@ std::optional<std::uint64_t> InputStream::remaining() const {
 }
 
 std::size_t ByteSource::read_at(std::uint8_t*, std::size_t, std::uint64_t) const {
-  throw Error("internal: positional read on a stream that has none");
+  throw InternalError("internal: positional read on a stream that has none");
 }
 
 std::size_t InputStream::read_at(void* dst, std::size_t n, std::uint64_t offset) const {

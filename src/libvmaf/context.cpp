@@ -1,5 +1,4 @@
 // VmafContext (context.hpp): the push adapter in front of the pipeline.
-#include "libvmaf/context.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -15,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "core/pipeline.hpp"
+#include "libvmaf/context.hpp"  // after the system headers (numeric/no_libm.hpp poisons libm names)
 #include "exactvmaf/exactvmaf.hpp"
 #include "exactvmaf/model.hpp"
 #include "exactvmaf/output.hpp"

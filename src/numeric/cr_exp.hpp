@@ -1,4 +1,4 @@
-// Correctly rounded exp on doubles (DESIGN.md §2, R1; method and bound in
+// Correctly rounded exp on doubles (docs/design.md §2, R1; method and bound in
 // docs/rmath.md). exp_dd is also the second half of cr_pow / cr_powf.
 #pragma once
 
@@ -8,6 +8,7 @@
 #include "cr_tables.hpp"
 #include "dd.hpp"
 #include "hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath {
 

@@ -1,4 +1,4 @@
-// Correctly rounded logarithms (DESIGN.md §2, R1; method and error bounds in
+// Correctly rounded logarithms (docs/design.md §2, R1; method and error bounds in
 // docs/rmath.md): cr_log, cr_log2, cr_log10 on doubles and cr_log2f on
 // floats. Each has a host+device fast path, cr_*_fast(x, &out), which returns
 // false ("undecided") in the rare cases its error bound cannot exclude a
@@ -11,6 +11,7 @@
 #include "cr_tables.hpp"
 #include "dd.hpp"
 #include "hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath {
 

@@ -1,4 +1,4 @@
-// Correctly rounded power functions (DESIGN.md §2, R1; method and bound in
+// Correctly rounded power functions (docs/design.md §2, R1; method and bound in
 // docs/rmath.md): cr_pow on doubles (upstream's pow, including
 // pow(c, 1.0 / 3.0) with the double nearest 1/3) and cr_powf on floats.
 // Special values follow C99 Annex F.9.4.4.
@@ -11,6 +11,7 @@
 #include "cr_round.hpp"
 #include "dd.hpp"
 #include "hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath {
 

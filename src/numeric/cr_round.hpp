@@ -1,4 +1,4 @@
-// Final rounding of R's correctly rounded functions (DESIGN.md §2, R1):
+// Final rounding of R's correctly rounded functions (docs/design.md §2, R1):
 // turn an approximation v ~ hi + lo with a proven error bound into the
 // nearest double/float, or report "undecided" when the bound does not
 // exclude a rounding boundary. Host and device; bit manipulation and
@@ -9,6 +9,7 @@
 
 #include "dd.hpp"
 #include "hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath::detail {
 

@@ -1,5 +1,5 @@
 // Correctly rounded sin, cos and atan2 in binary64, round to nearest (R1,
-// DESIGN.md §2 rule 2), for the CPU and CUDA devices.
+// docs/design.md §2 rule 2), for the CPU and CUDA devices.
 //
 //   bool cr_sin_fast(double x, double* out)            host + device
 //   bool cr_cos_fast(double x, double* out)            host + device
@@ -40,6 +40,7 @@
 #include "numeric/cr_trig_tables.hpp"
 #include "numeric/dd.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath {
 

@@ -4,6 +4,7 @@
 // warp read different entries. Each pass of nvcc sees one definition.
 #pragma once
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 #if EXACTVMAF_DEVICE_CODE
 #define EXACTVMAF_TRIG_TABLE static __device__ const

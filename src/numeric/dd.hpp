@@ -1,5 +1,5 @@
 // Double-double ("dd") building blocks for R's correctly rounded functions,
-// host and device (DESIGN.md §2). A dd value is hi + lo with
+// host and device (docs/design.md §2). A dd value is hi + lo with
 // |lo| <= ulp(hi)/2 (normalised), i.e. about 106 bits.
 //
 // Conventions used in the error bounds below: u = 2^-53 (unit roundoff of
@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::dd {
 

@@ -1,4 +1,4 @@
-// Exact summation (DESIGN.md §2 rule 3: ciede's frame sum is the exact sum
+// Exact summation (docs/design.md §2 rule 3: ciede's frame sum is the exact sum
 // of its per-pixel floats, rounded once). Host and device.
 //
 //   ExactSumF32   exact sum of float terms   (10 limbs,  80 bytes + 8)
@@ -31,6 +31,7 @@
 
 #include "numeric/dd.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath {
 
@@ -174,11 +175,11 @@ struct ExactSum {
     }
     // Now N = window 2^low + (the sticky part below): the window's top bit is
     // N's highest set bit (for low < 0 the window is N shifted left).
-    int exp2;  // N ~= mant 2^exp2
+    int e2;  // N ~= mant 2^e2
     std::uint64_t mant;
     if (msb <= 52) {
       mant = window >> (63 - msb);  // N itself, exact
-      exp2 = 0;
+      e2 = 0;
     } else {
       // window holds bits msb-63..msb: keep the top 53, round on the other 11 + sticky.
       mant = window >> 11;
@@ -186,14 +187,14 @@ struct ExactSum {
       const bool round_bit = (rest & 0x400ull) != 0;
       const bool below = (rest & 0x3ffull) != 0 || sticky;
       if (round_bit && (below || (mant & 1ull))) ++mant;
-      exp2 = low + 11;
+      e2 = low + 11;
       if (mant == (1ull << 53)) {
         mant >>= 1;
-        ++exp2;
+        ++e2;
       }
     }
-    // value = mant 2^(exp2 - Bias), mant < 2^53.
-    const int unbiased = exp2 - Bias;
+    // value = mant 2^(e2 - Bias), mant < 2^53.
+    const int unbiased = e2 - Bias;
     double result;
     if (mant == 0) {
       result = 0.0;

@@ -1,8 +1,9 @@
-// DESIGN.md §2 rule 5: library entry points and worker threads compute with
+// docs/design.md §2 rule 5: library entry points and worker threads compute with
 // round-to-nearest and subnormals honoured (FTZ = DAZ = 0), whatever the
 // calling application set; the caller's state is restored on exit.
 #pragma once
 #include <cstdint>
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf {
 

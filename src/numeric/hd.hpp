@@ -1,7 +1,8 @@
-// Host+device annotations for R's math (DESIGN.md §2). Every function that
+// Host+device annotations for R's math (docs/design.md §2). Every function that
 // must give the same bits on the CPU and on a CUDA device is declared with
 // EXACTVMAF_HD (or EXACTVMAF_HD_INLINE for header-only definitions).
 #pragma once
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 #if defined(__CUDACC__)
 #define EXACTVMAF_HD __host__ __device__

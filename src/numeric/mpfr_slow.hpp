@@ -4,6 +4,7 @@
 // plus mpfr_subnormalize). Used for the calls a fast path leaves undecided
 // and as the reference in tests.
 #pragma once
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath {
 

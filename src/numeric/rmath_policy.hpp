@@ -13,6 +13,7 @@
 #include "numeric/cr_pow.hpp"
 #include "numeric/cr_trig.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath {
 

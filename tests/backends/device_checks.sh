@@ -61,14 +61,27 @@ EOF
 : > "$logs/parity.log"
 parity_fail=0
 parity_skip=0
-sets="${PARITY_SETS:-motion=debug=true motion=motion_five_frame_window=true:motion_moving_average=true:debug=true vif=debug=true vif=vif_enhn_gain_limit=1.5:vif_skip_scale0=true:debug=true adm=debug=true adm=adm_enhn_gain_limit=1.2:adm_csf_mode=1:debug=true adm=adm_dlm_weight=0.7:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:adm_norm_view_dist=3.0:adm_ref_display_height=1080:adm_min_val=0.5:adm_csf_mode=2 float_adm=debug=true float_adm=adm_enhn_gain_limit=1.2:adm_p_norm=2.5:adm_csf_mode=1:debug=true ciede ciede=lab_table=false:pair_cache=false speed_chroma speed_temporal=speed_use_ref_diff=true speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_prescale=0.5:speed_prescale_method=bilinear:speed_max_val=45.0}"
+parity_error=0
+# exactvmaf-parity's exit: 0 identical, 1 different, 2 the input was refused
+# (counted, not a failure), 3 an internal or CUDA error (a failure).
+count_parity() {
+  case $1 in
+    0) ;;
+    2) parity_skip=$((parity_skip + 1)) ;;
+    3) parity_error=$((parity_error + 1)) ;;
+    *) parity_fail=$((parity_fail + 1)) ;;
+  esac
+}
+# The option sets: tests/golden/runs.json's parity_sets (PARITY_SETS overrides).
+sets="${PARITY_SETS:-$(python3 -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))["parity_sets"]))' \
+  "$src_dir/tests/golden/runs.json")}"
+[ -n "$sets" ] || { echo "device_checks: no parity sets in tests/golden/runs.json" | tee -a "$summary"; exit 1; }
 while read -r name ref dist raw; do
   for f in $sets; do
     echo "== $name --feature $f" >> "$logs/parity.log"
     # shellcheck disable=SC2086
     "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw --feature "$f" --threads 4 >> "$logs/parity.log" 2>&1
-    rc=$?
-    if [ $rc -eq 2 ]; then parity_skip=$((parity_skip + 1)); elif [ $rc -ne 0 ]; then parity_fail=$((parity_fail + 1)); fi
+    count_parity $?
   done
   # VMAF: the default model's features together in one graph, and the score
   # (models from $bundle/models, a copy of the repository's models/)
@@ -76,12 +89,11 @@ while read -r name ref dist raw; do
   # shellcheck disable=SC2086
   "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v0.6.1 --model_dir "$bundle/models" \
     --threads 3 >> "$logs/parity.log" 2>&1
-  rc=$?
-  if [ $rc -eq 2 ]; then parity_skip=$((parity_skip + 1)); elif [ $rc -ne 0 ]; then parity_fail=$((parity_fail + 1)); fi
+  count_parity $?
 done < "$logs/pairs.txt"
-echo "parity: $(grep -c 'PARITY: identical' "$logs/parity.log") identical, $parity_fail differ, $parity_skip could not run (exit 2)" | tee -a "$summary"
+echo "parity: $(grep -c 'PARITY: identical' "$logs/parity.log") identical, $parity_fail differ, $parity_error internal or CUDA errors (exit 3), $parity_skip refused (exit 2)" | tee -a "$summary"
 grep -B3 -E 'PARITY: (DIFFER|differ)|error' "$logs/parity.log" | head -30 | sed 's/^/  /' | tee -a "$summary"
-[ $parity_fail -eq 0 ] || status=1
+[ $parity_fail -eq 0 ] && [ $parity_error -eq 0 ] || status=1
 
 # Generated frames (random samples: the worst case for the blur's zero-row
 # shortcut on the cpu; the same work on the gpu). Page cache after the first pass.

@@ -40,10 +40,10 @@ std::filesystem::path temp_dir() {
   return dir;
 }
 
-// Runs `exactvmaf <args>` through the shell (args are shell words).
-CmdResult cli(const std::string& args, const std::string& stdin_from = "") {
+// Runs `<binary> <args>` through the shell (args are shell words).
+CmdResult tool(const char* binary, const std::string& args, const std::string& stdin_from = "") {
   const auto out = temp_dir() / "stdout.txt", err = temp_dir() / "stderr.txt";
-  std::string cmd = std::string("'") + EXACTVMAF_CLI + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  std::string cmd = std::string("'") + binary + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
   if (!stdin_from.empty()) cmd = stdin_from + " | " + cmd;
   else cmd += " </dev/null";
   const int status = std::system(cmd.c_str());
@@ -53,6 +53,9 @@ CmdResult cli(const std::string& args, const std::string& stdin_from = "") {
   r.err = slurp(err);
   return r;
 }
+
+// Runs `exactvmaf <args>`.
+CmdResult cli(const std::string& args, const std::string& stdin_from = "") { return tool(EXACTVMAF_CLI, args, stdin_from); }
 
 std::string fixture(const std::string& name) { return "'" + (fixtures_dir() / name).string() + "'"; }
 const std::string kC01 = "-r " + fixture("c01_176x144_8b_420_ref.yuv") + " -d " +
@@ -341,6 +344,20 @@ TEST(CliReport, DevicesAreWrittenDirectly) {
   const auto r = cli(kC01 + " -n --feature psnr --json -q -o /dev/null");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+}
+
+// exactvmaf-parity's exit status (docs/design.md §10): 2 for what it refuses
+// with a one-line error (a missing input; a CUDA run that cannot be made, here
+// psnr, which has no CUDA version, or a build or machine without CUDA), apart
+// from 3, internal and CUDA errors, which the GPU checks count as failures.
+TEST(ParityTool, RefusedRunsExitTwo) {
+  const CmdResult missing = tool(EXACTVMAF_PARITY, "-r /nonexistent/ref.y4m -d /nonexistent/dist.y4m --feature psnr");
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  EXPECT_NE(missing.err.find("/nonexistent/ref.y4m"), std::string::npos) << missing.err;
+  const CmdResult no_cuda = tool(EXACTVMAF_PARITY, kC01 + " --feature psnr");
+  EXPECT_EQ(no_cuda.exit_code, 2) << no_cuda.err;
+  EXPECT_NE(no_cuda.err.find("--backend cuda: "), std::string::npos) << no_cuda.err;
+  EXPECT_EQ(std::count(no_cuda.err.begin(), no_cuda.err.end(), '\n'), 1) << no_cuda.err;
 }
 
 }  // namespace

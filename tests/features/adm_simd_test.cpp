@@ -1,12 +1,15 @@
 // Integer ADM's SIMD kernels (adm_simd.hpp) against the scalar row functions
-// of adm_math.hpp, bit for bit: every kernel on random rows of many widths
-// with full-range, small and extreme (min/max checkerboard) values, which
-// reach the int16/int32 wrapping paths; then the whole feature at every SIMD
-// level on random frames of odd sizes and bit depths, and on every fixture
-// pair with the golden option sets.
+// of adm_math.hpp, bit for bit, through the kernel-table harness
+// (support/simd_check.hpp): every entry on random rows of many widths with
+// full-range, small and extreme (min/max checkerboard) values, which reach
+// the int16/int32 wrapping paths; then the whole feature at every SIMD level
+// on random frames of odd sizes and bit depths, and on every fixture pair with
+// the golden option sets.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <vector>
@@ -14,9 +17,9 @@
 #include "exactvmaf/simd.hpp"
 #include "features/adm/adm_math.hpp"
 #include "features/adm/adm_simd.hpp"
-#include "support/simd_limit.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
+#include "support/simd_check.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
@@ -28,118 +31,82 @@ using adm::i64;
 using adm::u32;
 using adm::u64;
 
-enum class Fill { full, small, extreme, mixed };
-const Fill all_fills[] = {Fill::full, Fill::small, Fill::extreme, Fill::mixed};
-
-template <class T>
-std::vector<T> random_values(std::size_t n, Fill fill, std::mt19937_64& rng, i64 lo, i64 hi) {
-  std::vector<T> v(n);
-  std::uniform_int_distribution<i64> full(lo, hi), small(-300, 300), coin(0, 3);
-  for (std::size_t k = 0; k < n; ++k) {
-    i64 x = 0;
-    switch (fill) {
-      case Fill::full: x = full(rng); break;
-      case Fill::small: x = small(rng); break;
-      case Fill::extreme: x = ((k + k / 7) & 1) ? hi : lo; break;
-      case Fill::mixed: {
-        const i64 c = coin(rng);
-        x = c == 0 ? full(rng) : c == 1 ? small(rng) : c == 2 ? (full(rng) & 1 ? hi : lo) : 0;
-        break;
-      }
-    }
-    if (x < lo) x = lo;
-    if (x > hi) x = hi;
-    v[k] = static_cast<T>(x);
-  }
-  return v;
-}
-
 const int widths[] = {1, 5, 9, 16, 17, 33, 40, 63, 64, 65, 100, 131, 257, 600};
 
-TEST(AdmSimdKernels, Dwt0EqualsScalar) {
-  const auto levels = simd_levels();
-  if (levels.empty()) GTEST_SKIP() << "no SIMD level on this CPU";
-  const adm::Kernels& s = adm::scalar_kernels();
-  std::mt19937_64 rng(1);
-  for (SimdLevel level : levels) {
-    const adm::Kernels& k = adm::kernels_for(level);
-    for (unsigned bpc : {8u, 10u, 12u, 16u}) {
-      const i64 max = (i64{1} << bpc) - 1;
-      for (int w : {5, 9, 17, 33, 40, 64, 65, 131, 257}) {
-        const int h = 9;
-        for (Fill fill : all_fills) {
-          const auto stride = static_cast<std::ptrdiff_t>(w + 3);
-          const auto plane = random_values<std::uint16_t>(static_cast<std::size_t>(stride * h), fill, rng, 0, max);
-          std::vector<std::uint8_t> plane8(plane.begin(), plane.end());
-          for (int i = 0; i < adm::band_size(h); ++i) {
-            std::vector<i16> lo_s(w), hi_s(w), lo_k(w), hi_k(w);
-            for (bool with_hi : {true, false}) {
-              if (bpc == 8) {
-                s.dwt0_vertical_u8(plane8.data(), stride, w, h, i, bpc, lo_s.data(), with_hi ? hi_s.data() : nullptr);
-                k.dwt0_vertical_u8(plane8.data(), stride, w, h, i, bpc, lo_k.data(), with_hi ? hi_k.data() : nullptr);
-              } else {
-                s.dwt0_vertical_u16(plane.data(), stride, w, h, i, bpc, lo_s.data(), with_hi ? hi_s.data() : nullptr);
-                k.dwt0_vertical_u16(plane.data(), stride, w, h, i, bpc, lo_k.data(), with_hi ? hi_k.data() : nullptr);
-              }
-              ASSERT_EQ(lo_s, lo_k) << k.name << " bpc " << bpc << " w " << w << " row " << i;
-              ASSERT_EQ(hi_s, hi_k) << k.name << " bpc " << bpc << " w " << w << " row " << i;
-            }
+using Check = KernelTableCheck<adm::Kernels>;
+
+void check_dwt0(Check& check, std::mt19937_64& rng) {
+  for (unsigned bpc : {8u, 10u, 12u, 16u}) {
+    const i64 max = (i64{1} << bpc) - 1;
+    for (int w : {5, 9, 17, 33, 40, 64, 65, 131, 257}) {
+      const int h = 9;
+      for (Fill fill : all_fills) {
+        const auto stride = static_cast<std::ptrdiff_t>(w + 3);
+        const auto plane = random_values<std::uint16_t>(static_cast<std::size_t>(stride * h), fill, rng, 0, max);
+        std::vector<std::uint8_t> plane8(plane.begin(), plane.end());
+        for (int i = 0; i < adm::band_size(h); ++i)
+          for (bool with_hi : {true, false}) {
+            const std::string what = fmt::format("bpc {} w {} row {} hi {}", bpc, w, i, with_hi);
+            const auto run = [&](auto fn, const auto* src) {
+              std::vector<i16> lo(w), hi(w);
+              fn(src, stride, w, h, i, bpc, lo.data(), with_hi ? hi.data() : nullptr);
+              return std::make_tuple(lo, hi);
+            };
+            if (bpc == 8)
+              ASSERT_TRUE(check.check("dwt0_vertical_u8", &adm::Kernels::dwt0_vertical_u8, what,
+                                      [&](auto fn) { return run(fn, plane8.data()); }));
+            else
+              ASSERT_TRUE(check.check("dwt0_vertical_u16", &adm::Kernels::dwt0_vertical_u16, what,
+                                      [&](auto fn) { return run(fn, plane.data()); }));
           }
-        }
       }
     }
-    // Horizontal pass on arbitrary int16 rows.
+  }
+  // Horizontal pass on arbitrary int16 rows.
+  for (int w : widths) {
+    if (w < 5) continue;
+    for (Fill fill : all_fills) {
+      const auto lo = random_values<i16>(static_cast<std::size_t>(w), fill, rng, -32768, 32767);
+      const auto hi = random_values<i16>(static_cast<std::size_t>(w), fill, rng, -32768, 32767);
+      const auto bw = static_cast<std::size_t>(adm::band_size(w));
+      for (bool with_hi : {true, false})
+        ASSERT_TRUE(check.check("dwt0_horizontal", &adm::Kernels::dwt0_horizontal, fmt::format("w {}", w),
+                                [&](auto fn) {
+                                  std::vector<i16> out(4 * bw, 7);
+                                  fn(lo.data(), with_hi ? hi.data() : nullptr, w, out.data(), out.data() + bw,
+                                     out.data() + 2 * bw, out.data() + 3 * bw);
+                                  return out;
+                                }));
+    }
+  }
+}
+
+void check_dwt_s123(Check& check, std::mt19937_64& rng) {
+  for (int scale = 1; scale <= 3; ++scale)
     for (int w : widths) {
       if (w < 5) continue;
       for (Fill fill : all_fills) {
-        const auto lo = random_values<i16>(static_cast<std::size_t>(w), fill, rng, -32768, 32767);
-        const auto hi = random_values<i16>(static_cast<std::size_t>(w), fill, rng, -32768, 32767);
-        const auto bw = static_cast<std::size_t>(adm::band_size(w));
-        for (bool with_hi : {true, false}) {
-          std::vector<i16> out_s(4 * bw, 7), out_k(4 * bw, 7);
-          s.dwt0_horizontal(lo.data(), with_hi ? hi.data() : nullptr, w, out_s.data(), out_s.data() + bw,
-                            out_s.data() + 2 * bw, out_s.data() + 3 * bw);
-          k.dwt0_horizontal(lo.data(), with_hi ? hi.data() : nullptr, w, out_k.data(), out_k.data() + bw,
-                            out_k.data() + 2 * bw, out_k.data() + 3 * bw);
-          ASSERT_EQ(out_s, out_k) << k.name << " w " << w;
+        const int h = 7;
+        const auto stride = static_cast<std::ptrdiff_t>(w + 1);
+        const auto plane = random_values<i32>(static_cast<std::size_t>(stride * h), fill, rng, INT32_MIN, INT32_MAX);
+        for (int i = 0; i < adm::band_size(h); ++i) {
+          const std::string what = fmt::format("scale {} w {} row {}", scale, w, i);
+          std::vector<i32> lo(w), hi(w);
+          adm::dwt_vertical_row(plane.data(), stride, w, h, i, scale, lo.data(), hi.data());
+          ASSERT_TRUE(check.check("dwt_vertical", &adm::Kernels::dwt_vertical, what, [&](auto fn) {
+            std::vector<i32> l(w), r(w);
+            fn(plane.data(), stride, w, h, i, scale, l.data(), r.data());
+            return std::make_tuple(l, r);
+          }));
+          const auto bw = static_cast<std::size_t>(adm::band_size(w));
+          ASSERT_TRUE(check.check("dwt_horizontal", &adm::Kernels::dwt_horizontal, what, [&](auto fn) {
+            std::vector<i32> out(4 * bw);
+            fn(lo.data(), hi.data(), w, scale, out.data(), out.data() + bw, out.data() + 2 * bw, out.data() + 3 * bw);
+            return out;
+          }));
         }
       }
     }
-  }
-}
-
-TEST(AdmSimdKernels, DwtScales123EqualScalar) {
-  const auto levels = simd_levels();
-  if (levels.empty()) GTEST_SKIP() << "no SIMD level on this CPU";
-  const adm::Kernels& s = adm::scalar_kernels();
-  std::mt19937_64 rng(2);
-  for (SimdLevel level : levels) {
-    const adm::Kernels& k = adm::kernels_for(level);
-    for (int scale = 1; scale <= 3; ++scale)
-      for (int w : widths) {
-        if (w < 5) continue;
-        for (Fill fill : all_fills) {
-          const int h = 7;
-          const auto stride = static_cast<std::ptrdiff_t>(w + 1);
-          const auto plane =
-              random_values<i32>(static_cast<std::size_t>(stride * h), fill, rng, INT32_MIN, INT32_MAX);
-          for (int i = 0; i < adm::band_size(h); ++i) {
-            std::vector<i32> lo_s(w), hi_s(w), lo_k(w), hi_k(w);
-            s.dwt_vertical(plane.data(), stride, w, h, i, scale, lo_s.data(), hi_s.data());
-            k.dwt_vertical(plane.data(), stride, w, h, i, scale, lo_k.data(), hi_k.data());
-            ASSERT_EQ(lo_s, lo_k) << k.name << " scale " << scale << " w " << w;
-            ASSERT_EQ(hi_s, hi_k) << k.name << " scale " << scale << " w " << w;
-            const auto bw = static_cast<std::size_t>(adm::band_size(w));
-            std::vector<i32> out_s(4 * bw), out_k(4 * bw);
-            s.dwt_horizontal(lo_s.data(), hi_s.data(), w, scale, out_s.data(), out_s.data() + bw,
-                             out_s.data() + 2 * bw, out_s.data() + 3 * bw);
-            k.dwt_horizontal(lo_s.data(), hi_s.data(), w, scale, out_k.data(), out_k.data() + bw,
-                             out_k.data() + 2 * bw, out_k.data() + 3 * bw);
-            ASSERT_EQ(out_s, out_k) << k.name << " scale " << scale << " w " << w;
-          }
-        }
-      }
-  }
 }
 
 // Scale 1's vertical pass read from the int16 approximation band equals
@@ -165,6 +132,21 @@ TEST(AdmSimdKernels, Dwt1FromInt16EqualsScalar) {
         }
       }
     }
+}
+
+void check_dwt1(Check& check, std::mt19937_64& rng) {
+  for (int w : {5, 17, 32, 33, 65, 131, 600}) {
+    const int h = 9;
+    const auto stride = static_cast<std::ptrdiff_t>(w + 3);
+    const auto plane = random_values<i16>(static_cast<std::size_t>(stride * h), Fill::mixed, rng, -32768, 32767);
+    for (int i = 0; i < adm::band_size(h); ++i)
+      ASSERT_TRUE(check.check("dwt1_vertical_i16", &adm::Kernels::dwt1_vertical_i16,
+                              fmt::format("w {} row {}", w, i), [&](auto fn) {
+                                std::vector<i32> lo(w, 7), hi(w, 7);
+                                fn(plane.data(), stride, w, h, i, lo.data(), hi.data());
+                                return std::make_tuple(lo, hi);
+                              }));
+  }
 }
 
 // Three bands of w x h samples (h rows, stride w + 2).
@@ -208,42 +190,34 @@ const adm::i32* lookup_table() {
   return t.data();
 }
 
-TEST(AdmSimdKernels, DecoupleEqualsScalar) {
-  const auto levels = simd_levels();
-  if (levels.empty()) GTEST_SKIP() << "no SIMD level on this CPU";
-  const adm::Kernels& s = adm::scalar_kernels();
+void check_decouple(Check& check, std::mt19937_64& rng) {
   const i32* lookup = lookup_table();
-  std::mt19937_64 rng(3);
-  for (SimdLevel level : levels) {
-    const adm::Kernels& k = adm::kernels_for(level);
-    for (int w : widths)
-      for (Fill fill : all_fills)
-        for (double gain : {1.0, 1.1, 1.2, 100.0, 1.7}) {
-          const int h = 3;
-          {
-            const auto ref = random_bands<i16>(w, h, fill, rng, -32768, 32767);
-            const auto dis = (w & 1) ? near(ref, rng, -32768, 32767) : random_bands<i16>(w, h, fill, rng, -32768, 32767);
-            auto rs = random_bands<i16>(w, h, Fill::small, rng, 0, 0), as = rs, rk = rs, ak = rs;
-            for (int i = 0; i < h; ++i) {
-              s.decouple0(ref.cview(), dis.cview(), i, 0, w, gain, lookup, rs.view(), as.view());
-              k.decouple0(ref.cview(), dis.cview(), i, 0, w, gain, lookup, rk.view(), ak.view());
-            }
-            ASSERT_TRUE(rs.h == rk.h && rs.v == rk.v && rs.d == rk.d) << k.name << " w " << w << " gain " << gain;
-            ASSERT_TRUE(as.h == ak.h && as.v == ak.v && as.d == ak.d) << k.name << " w " << w << " gain " << gain;
-          }
-          for (i64 range : {i64{1} << 20, i64{1} << 31}) {
-            const auto ref = random_bands<i32>(w, h, fill, rng, -range, range - 1);
-            const auto dis = (w & 1) ? near(ref, rng, -range, range - 1) : random_bands<i32>(w, h, fill, rng, -range, range - 1);
-            auto rs = random_bands<i32>(w, h, Fill::small, rng, 0, 0), as = rs, rk = rs, ak = rs;
-            for (int i = 0; i < h; ++i) {
-              s.decouple_s123(ref.cview(), dis.cview(), i, 1, w, gain, lookup, rs.view(), as.view());
-              k.decouple_s123(ref.cview(), dis.cview(), i, 1, w, gain, lookup, rk.view(), ak.view());
-            }
-            ASSERT_TRUE(rs.h == rk.h && rs.v == rk.v && rs.d == rk.d) << k.name << " w " << w << " gain " << gain;
-            ASSERT_TRUE(as.h == ak.h && as.v == ak.v && as.d == ak.d) << k.name << " w " << w << " gain " << gain;
-          }
+  for (int w : widths)
+    for (Fill fill : all_fills)
+      for (double gain : {1.0, 1.1, 1.2, 100.0, 1.7}) {
+        const int h = 3;
+        const std::string what = fmt::format("w {} gain {}", w, gain);
+        {
+          const auto ref = random_bands<i16>(w, h, fill, rng, -32768, 32767);
+          const auto dis = (w & 1) ? near(ref, rng, -32768, 32767) : random_bands<i16>(w, h, fill, rng, -32768, 32767);
+          const auto zero = random_bands<i16>(w, h, Fill::small, rng, 0, 0);
+          ASSERT_TRUE(check.check("decouple0", &adm::Kernels::decouple0, what, [&](auto fn) {
+            auto r = zero, a = zero;
+            for (int i = 0; i < h; ++i) fn(ref.cview(), dis.cview(), i, 0, w, gain, lookup, r.view(), a.view());
+            return std::make_tuple(r.h, r.v, r.d, a.h, a.v, a.d);
+          }));
         }
-  }
+        for (i64 range : {i64{1} << 20, i64{1} << 31}) {
+          const auto ref = random_bands<i32>(w, h, fill, rng, -range, range - 1);
+          const auto dis = (w & 1) ? near(ref, rng, -range, range - 1) : random_bands<i32>(w, h, fill, rng, -range, range - 1);
+          const auto zero = random_bands<i32>(w, h, Fill::small, rng, 0, 0);
+          ASSERT_TRUE(check.check("decouple_s123", &adm::Kernels::decouple_s123, what, [&](auto fn) {
+            auto r = zero, a = zero;
+            for (int i = 0; i < h; ++i) fn(ref.cview(), dis.cview(), i, 1, w, gain, lookup, r.view(), a.view());
+            return std::make_tuple(r.h, r.v, r.d, a.h, a.v, a.d);
+          }));
+        }
+      }
 }
 
 // Column windows covering a row: the left edge column, then 32 columns at a
@@ -255,124 +229,127 @@ std::vector<std::pair<int, int>> column_windows(int w) {
   return out;
 }
 
-TEST(AdmSimdKernels, CsfCmAndDenominatorEqualScalar) {
-  const auto levels = simd_levels();
-  if (levels.empty()) GTEST_SKIP() << "no SIMD level on this CPU";
-  const adm::Kernels& s = adm::scalar_kernels();
-  std::mt19937_64 rng(4);
+void check_csf_cm_den(Check& check, std::mt19937_64& rng) {
   std::uniform_int_distribution<u32> any32;
-  for (SimdLevel level : levels) {
-    const adm::Kernels& k = adm::kernels_for(level);
-    for (int w : widths)
-      for (Fill fill : all_fills) {
-        const int h = 5;
-        // Scale 0: uint16 factors (default ones, the largest, random).
-        for (const u32 f0 : {36453u, 65535u, any32(rng) & 0xffffu, 1u}) {
-          const u32 rf[3] = {f0, f0 == 36453u ? 36453u : any32(rng) & 0xffffu, f0 == 36453u ? 49417u : f0};
-          const auto src = random_bands<i16>(w, h, fill, rng, -32768, 32767);
-          auto dst_s = random_bands<i16>(w, h, Fill::small, rng, 0, 0), flt_s = dst_s, dst_k = dst_s, flt_k = dst_s;
+  const auto band_of = [](auto& t, int b) -> auto& { return b == 0 ? t.h : b == 1 ? t.v : t.d; };
+  for (int w : widths)
+    for (Fill fill : all_fills) {
+      const int h = 5;
+      // Scale 0: uint16 factors (default ones, the largest, random).
+      for (const u32 f0 : {36453u, 65535u, any32(rng) & 0xffffu, 1u}) {
+        const u32 rf[3] = {f0, f0 == 36453u ? 36453u : any32(rng) & 0xffffu, f0 == 36453u ? 49417u : f0};
+        const auto src = random_bands<i16>(w, h, fill, rng, -32768, 32767);
+        const auto zero = random_bands<i16>(w, h, Fill::small, rng, 0, 0);
+        const auto csf = [&](auto fn) {
+          auto dst = zero, flt = zero;
           for (int b = 0; b < 3; ++b)
             for (int i = 0; i < h; ++i) {
               const std::ptrdiff_t off = i * src.stride;
-              const i16* in = (b == 0 ? src.h : b == 1 ? src.v : src.d).data() + off;
-              auto pick = [&](TestBands<i16>& t) { return (b == 0 ? t.h : b == 1 ? t.v : t.d).data() + off; };
-              s.csf0(in, rf[b], b, 0, w, pick(dst_s), pick(flt_s));
-              k.csf0(in, rf[b], b, 0, w, pick(dst_k), pick(flt_k));
+              fn(band_of(src, b).data() + off, rf[b], b, 0, w, band_of(dst, b).data() + off,
+                 band_of(flt, b).data() + off);
             }
-          ASSERT_TRUE(dst_s.h == dst_k.h && dst_s.v == dst_k.v && dst_s.d == dst_k.d) << k.name << " w " << w;
-          ASSERT_TRUE(flt_s.h == flt_k.h && flt_s.v == flt_k.v && flt_s.d == flt_k.d) << k.name << " w " << w;
-          const auto scored = random_bands<i16>(w, h, fill, rng, -32768, 32767);
-          // Cube shifts of a 1024-wide band: each term stays below 2^56, so the
-          // scalar int64 sums of the column windows below cannot overflow
-          // even for extreme values (they would over whole rows).
-          const adm::Cm0Shifts cs = adm::cm0_shifts(1024);
-          for (int i = 0; i < h; ++i)
-            for (const auto& [j0, j1] : column_windows(w)) {
-              const adm::CmRowSums a = s.cm0(scored.cview(), dst_s.cview(), flt_s.cview(), rf, w, h, i, j0, j1, cs);
-              const adm::CmRowSums b = k.cm0(scored.cview(), dst_s.cview(), flt_s.cview(), rf, w, h, i, j0, j1, cs);
-              ASSERT_TRUE(a.h == b.h && a.v == b.v && a.d == b.d)
-                  << k.name << " w " << w << " row " << i << " columns " << j0 << ".." << j1;
-            }
-          for (int i = 0; i < h; ++i) {
-            const adm::DenRowSums a = s.den0(src.cview(), i, 0, w), b = k.den0(src.cview(), i, 0, w);
-            ASSERT_TRUE(a.h == b.h && a.v == b.v && a.d == b.d) << k.name << " w " << w;
-          }
-        }
-        // Scales 1..3: uint32 factors (csf mode 1 has some above 2^31).
-        for (const u32 f0 : {0x9a3c0000u, 0xffffffffu, any32(rng), 12345u}) {
-          const u32 rf[3] = {f0, any32(rng), any32(rng) >> 3};
-          for (i64 range : {i64{1} << 16, i64{1} << 31}) {
-            const auto src = random_bands<i32>(w, h, fill, rng, -range, range - 1);
-            auto dst_s = random_bands<i32>(w, h, Fill::small, rng, 0, 0), flt_s = dst_s, dst_k = dst_s,
-                 flt_k = dst_s;
+          return std::make_tuple(dst.h, dst.v, dst.d, flt.h, flt.v, flt.d);
+        };
+        ASSERT_TRUE(check.check("csf0", &adm::Kernels::csf0, fmt::format("w {}", w), csf));
+        // The scalar CSF's bands feed the masking.
+        auto dst_s = zero, flt_s = zero;
+        std::tie(dst_s.h, dst_s.v, dst_s.d, flt_s.h, flt_s.v, flt_s.d) = csf(adm::scalar_kernels().csf0);
+        const auto scored = random_bands<i16>(w, h, fill, rng, -32768, 32767);
+        // Cube shifts of a 1024-wide band: each term stays below 2^56, so the
+        // scalar int64 sums of the column windows below cannot overflow
+        // even for extreme values (they would over whole rows).
+        const adm::Cm0Shifts cs = adm::cm0_shifts(1024);
+        for (int i = 0; i < h; ++i)
+          for (const auto& [j0, j1] : column_windows(w))
+            ASSERT_TRUE(check.check("cm0", &adm::Kernels::cm0, fmt::format("w {} row {} columns {}..{}", w, i, j0, j1),
+                                    [&](auto fn) {
+                                      const adm::CmRowSums r = fn(scored.cview(), dst_s.cview(), flt_s.cview(), rf, w,
+                                                                  h, i, j0, j1, cs);
+                                      return std::make_tuple(r.h, r.v, r.d);
+                                    }));
+        for (int i = 0; i < h; ++i)
+          ASSERT_TRUE(check.check("den0", &adm::Kernels::den0, fmt::format("w {} row {}", w, i), [&](auto fn) {
+            const adm::DenRowSums r = fn(src.cview(), i, 0, w);
+            return std::make_tuple(r.h, r.v, r.d);
+          }));
+      }
+      // Scales 1..3: uint32 factors (csf mode 1 has some above 2^31).
+      for (const u32 f0 : {0x9a3c0000u, 0xffffffffu, any32(rng), 12345u}) {
+        const u32 rf[3] = {f0, any32(rng), any32(rng) >> 3};
+        for (i64 range : {i64{1} << 16, i64{1} << 31}) {
+          const auto src = random_bands<i32>(w, h, fill, rng, -range, range - 1);
+          const auto zero = random_bands<i32>(w, h, Fill::small, rng, 0, 0);
+          const auto csf = [&](auto fn) {
+            auto dst = zero, flt = zero;
             for (int b = 0; b < 3; ++b)
               for (int i = 0; i < h; ++i) {
                 const std::ptrdiff_t off = i * src.stride;
-                const i32* in = (b == 0 ? src.h : b == 1 ? src.v : src.d).data() + off;
-                auto pick = [&](TestBands<i32>& t) { return (b == 0 ? t.h : b == 1 ? t.v : t.d).data() + off; };
-                s.csf_s123(in, rf[b], 0, w, pick(dst_s), pick(flt_s));
-                k.csf_s123(in, rf[b], 0, w, pick(dst_k), pick(flt_k));
+                fn(band_of(src, b).data() + off, rf[b], 0, w, band_of(dst, b).data() + off,
+                   band_of(flt, b).data() + off);
               }
-            ASSERT_TRUE(dst_s.h == dst_k.h && dst_s.v == dst_k.v && dst_s.d == dst_k.d) << k.name << " w " << w;
-            ASSERT_TRUE(flt_s.h == flt_k.h && flt_s.v == flt_k.v && flt_s.d == flt_k.d) << k.name << " w " << w;
-            // Masking inputs straight from the random generator too (any int32 threshold terms).
-            const auto scored = random_bands<i32>(w, h, fill, rng, -range, range - 1);
-            const auto ang = random_bands<i32>(w, h, fill, rng, INT32_MIN, INT32_MAX);
-            const auto flt = random_bands<i32>(w, h, fill, rng, -range, range - 1);
-            const u32 shift_cub = adm::ceil_log2(static_cast<u64>(w < 64 ? 64 : w));  // terms < 2^56, as above
-            const i64 add_cub = adm::half_of_pow2(shift_cub);
-            for (int i = 0; i < h; ++i) {
-              for (int source = 0; source < 2; ++source) {
-                const TestBands<i32>* fl = source == 0 ? &flt_s : &flt;
-                const TestBands<i32>& an = source == 0 ? dst_s : ang;
-                for (const auto& [j0, j1] : column_windows(w)) {
-                  const adm::CmRowSums a =
-                      s.cm_s123(scored.cview(), an.cview(), fl->cview(), rf, w, h, i, j0, j1, shift_cub, add_cub);
-                  const adm::CmRowSums b =
-                      k.cm_s123(scored.cview(), an.cview(), fl->cview(), rf, w, h, i, j0, j1, shift_cub, add_cub);
-                  ASSERT_TRUE(a.h == b.h && a.v == b.v && a.d == b.d) << k.name << " w " << w << " row " << i;
-                }
-              }
-              for (u32 shift_sq : {30u, 31u}) {
-                const adm::DenRowSums a = s.den_s123(src.cview(), i, 0, w, shift_sq, shift_cub, u64(add_cub));
-                const adm::DenRowSums b = k.den_s123(src.cview(), i, 0, w, shift_sq, shift_cub, u64(add_cub));
-                ASSERT_TRUE(a.h == b.h && a.v == b.v && a.d == b.d) << k.name << " w " << w;
-              }
+            return std::make_tuple(dst.h, dst.v, dst.d, flt.h, flt.v, flt.d);
+          };
+          ASSERT_TRUE(check.check("csf_s123", &adm::Kernels::csf_s123, fmt::format("w {}", w), csf));
+          auto dst_s = zero, flt_s = zero;
+          std::tie(dst_s.h, dst_s.v, dst_s.d, flt_s.h, flt_s.v, flt_s.d) = csf(adm::scalar_kernels().csf_s123);
+          // Masking inputs straight from the random generator too (any int32 threshold terms).
+          const auto scored = random_bands<i32>(w, h, fill, rng, -range, range - 1);
+          const auto ang = random_bands<i32>(w, h, fill, rng, INT32_MIN, INT32_MAX);
+          const auto flt = random_bands<i32>(w, h, fill, rng, -range, range - 1);
+          const u32 shift_cub = adm::ceil_log2(static_cast<u64>(w < 64 ? 64 : w));  // terms < 2^56, as above
+          const i64 add_cub = adm::half_of_pow2(shift_cub);
+          for (int i = 0; i < h; ++i) {
+            for (int source = 0; source < 2; ++source) {
+              const TestBands<i32>& fl = source == 0 ? flt_s : flt;
+              const TestBands<i32>& an = source == 0 ? dst_s : ang;
+              for (const auto& [j0, j1] : column_windows(w))
+                ASSERT_TRUE(check.check("cm_s123", &adm::Kernels::cm_s123, fmt::format("w {} row {}", w, i),
+                                        [&](auto fn) {
+                                          const adm::CmRowSums r = fn(scored.cview(), an.cview(), fl.cview(), rf, w,
+                                                                      h, i, j0, j1, shift_cub, add_cub);
+                                          return std::make_tuple(r.h, r.v, r.d);
+                                        }));
             }
+            for (u32 shift_sq : {30u, 31u})
+              ASSERT_TRUE(check.check("den_s123", &adm::Kernels::den_s123, fmt::format("w {} row {}", w, i),
+                                      [&](auto fn) {
+                                        const adm::DenRowSums r =
+                                            fn(src.cview(), i, 0, w, shift_sq, shift_cub, u64(add_cub));
+                                        return std::make_tuple(r.h, r.v, r.d);
+                                      }));
           }
         }
       }
-  }
+    }
+}
+
+// Every entry of every SIMD table against the scalar table (the harness
+// fails if an entry is left out).
+TEST(AdmSimdKernels, EveryEntryEqualsScalar) {
+  Check check(&adm::kernels_for);
+  if (!check.has_simd()) GTEST_SKIP() << "no SIMD level on this CPU";
+  std::mt19937_64 rng(1);
+  check_dwt0(check, rng);
+  check_dwt_s123(check, rng);
+  check_dwt1(check, rng);
+  check_decouple(check, rng);
+  check_csf_cm_den(check, rng);
+  std::printf("[ simd ] %llu adm table checks\n", static_cast<unsigned long long>(check.checks()));
 }
 
 // ---- the whole feature --------------------------------------------------------------
 
-// Runs `feature` on the two readers at every SIMD level and requires the
-// same bits as scalar.
+// `features` on the two readers of make() at every SIMD level: the bits of scalar.
 template <class MakeReaders>
-void expect_levels_agree(MakeReaders make, const std::vector<std::string>& features, const std::string& what) {
-  RunResult scalar;
-  {
-    SimdLimit cap(SimdLevel::scalar);
-    auto [ref, dist] = make();
-    std::vector<FeatureRequest> req;
-    for (const auto& f : features) req.push_back(parse_feature_request(f));
-    scalar = run(*ref, *dist, std::move(req), {});
-  }
-  for (SimdLevel level : simd_levels()) {
-    SimdLimit cap(level);
-    auto [ref, dist] = make();
-    std::vector<FeatureRequest> req;
-    for (const auto& f : features) req.push_back(parse_feature_request(f));
-    const RunResult r = run(*ref, *dist, std::move(req), {});
-    ASSERT_EQ(r.frames, scalar.frames);
-    ASSERT_EQ(r.scores.metric_count(), scalar.scores.metric_count());
-    for (std::size_t id = 0; id < r.scores.metric_count(); ++id)
-      for (std::uint64_t f = 0; f < r.frames; ++f)
-        ASSERT_TRUE(same_bits(*r.scores.get(id, f), *scalar.scores.get(id, f)))
-            << what << " " << simd_level_name(level) << " " << r.scores.metric_name(id) << " frame " << f << ": "
-            << *r.scores.get(id, f) << " vs " << *scalar.scores.get(id, f);
-  }
+void expect_features_agree(MakeReaders make, const std::vector<std::string>& features, const std::string& what) {
+  expect_levels_agree(
+      [&] {
+        auto [ref, dist] = make();
+        std::vector<FeatureRequest> req;
+        for (const auto& f : features) req.push_back(parse_feature_request(f));
+        return run(*ref, *dist, std::move(req), {});
+      },
+      what);
 }
 
 TEST(AdmSimdFeature, RandomFramesEveryLevelSameBits) {
@@ -411,7 +388,7 @@ TEST(AdmSimdFeature, RandomFramesEveryLevelSameBits) {
               std::make_unique<SyntheticReader>("dist", fmt, 2,
                                                 [=](auto f, auto p, auto x, auto y) { return sample(f, p, x, y, true); }));
         };
-        expect_levels_agree(make,
+        expect_features_agree(make,
                             {"adm=debug=true", "adm=adm_enhn_gain_limit=1.2:adm_csf_mode=1:debug=true",
                              "adm=adm_enhn_gain_limit=1.0:adm_csf_mode=3:adm_skip_scale0=true"},
                             fmt::format("{}x{} {}-bit pattern {}", sz.w, sz.h, bpc, pattern));
@@ -436,7 +413,7 @@ TEST(AdmSimdFeature, FixturesWithGoldenOptionSetsSameBits) {
   ASSERT_FALSE(pairs.empty());
   for (const auto& pair : pairs) {
     const auto make = [&] { return std::make_pair(open_fixture(pair, true), open_fixture(pair, false)); };
-    expect_levels_agree(make, option_sets, pair.name);
+    expect_features_agree(make, option_sets, pair.name);
   }
 }
 

@@ -30,7 +30,7 @@
 #include "features/cambi/cambi_math.hpp"
 #include "features/cambi/cambi_simd.hpp"
 #include "exactvmaf/simd.hpp"
-#include "support/simd_limit.hpp"
+#include "support/simd_check.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/golden_runs.hpp"

@@ -18,7 +18,7 @@
 
 #include <mpfr.h>
 
-#include "features/adm/float_adm_math.hpp"
+#include "features/float_adm/float_adm_math.hpp"
 
 namespace exactvmaf::test {
 

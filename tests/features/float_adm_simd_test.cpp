@@ -9,15 +9,16 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "exactvmaf/simd.hpp"
-#include "features/adm/float_adm_simd.hpp"
-#include "support/simd_limit.hpp"
+#include "features/float_adm/float_adm_simd.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
+#include "support/simd_check.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
@@ -26,11 +27,6 @@ namespace {
 using float_adm::Bands3;
 using float_adm::PNorm;
 using float_adm::RowSums;
-
-bool have_avx2() {
-  SimdLimit cap(SimdLevel::avx2);
-  return simd_level() == SimdLevel::avx2;
-}
 
 // Same bits, or both NaN: which NaN payload and sign propagates through an
 // addition of two NaNs depends on the operand order the compiler picks for a
@@ -66,10 +62,11 @@ std::vector<float> random_plane(std::size_t n, int mix, std::mt19937_64& rng) {
 
 const int widths[] = {2, 3, 7, 8, 9, 10, 16, 17, 18, 31, 33, 64, 65, 100, 257};
 
-TEST(FloatAdmSimdKernels, RowsEqualScalar) {
-  if (!have_avx2()) GTEST_SKIP() << "no AVX2 on this CPU";
-  const auto& scalar = float_adm::scalar_kernels();
-  const auto& simd = float_adm::avx2_kernels();
+using Check = KernelTableCheck<float_adm::Kernels>;
+
+std::tuple<float, float, float> sums(const RowSums& r) { return {r.h, r.v, r.d}; }
+
+void check_rows(Check& check) {
   std::mt19937_64 rng(11);
   const float rf[3] = {0.37f, 1.9f, 0.05f};
   std::size_t compared = 0;
@@ -89,38 +86,36 @@ TEST(FloatAdmSimdKernels, RowsEqualScalar) {
           float_adm::csf_row(p[5].data() + i * w, 1.0f, 0, w, dummy.data() + i * w, fd.data() + i * w);
         }
         const Bands3<const float> flt{fh.data(), fv.data(), fd.data(), w};
+        const auto wn = static_cast<std::size_t>(w);
         for (int i = 0; i < h; ++i) {
-          // dwt vertical
-          std::vector<float> lo1(static_cast<std::size_t>(w)), hi1(lo1), lo2(lo1), hi2(lo1);
-          scalar.dwt_vertical_row(p[0].data(), w, w, h, i < (h + 1) / 2 ? i : 0, lo1.data(), hi1.data());
-          simd.dwt_vertical_row(p[0].data(), w, w, h, i < (h + 1) / 2 ? i : 0, lo2.data(), hi2.data());
-          for (int j = 0; j < w; ++j) {
-            ASSERT_TRUE(same(lo1[static_cast<std::size_t>(j)], lo2[static_cast<std::size_t>(j)])) << w << " " << j << " mix " << mix << " " << lo1[static_cast<std::size_t>(j)] << " " << lo2[static_cast<std::size_t>(j)];
-            ASSERT_TRUE(same(hi1[static_cast<std::size_t>(j)], hi2[static_cast<std::size_t>(j)])) << w << " " << j;
-          }
-          // csf
-          std::vector<float> d1(static_cast<std::size_t>(w)), f1(d1), d2(d1), f2(d1);
-          scalar.csf_row(p[1].data() + i * w, 0.7f, 0, w, d1.data(), f1.data());
-          simd.csf_row(p[1].data() + i * w, 0.7f, 0, w, d2.data(), f2.data());
-          for (int j = 0; j < w; ++j) {
-            ASSERT_TRUE(same(d1[static_cast<std::size_t>(j)], d2[static_cast<std::size_t>(j)]));
-            ASSERT_TRUE(same(f1[static_cast<std::size_t>(j)], f2[static_cast<std::size_t>(j)]));
-          }
+          const std::string what = fmt::format("w {} h {} i {} mix {}", w, h, i, mix);
+          ASSERT_TRUE(check.check("dwt_vertical_row", &float_adm::Kernels::dwt_vertical_row, what, [&](auto fn) {
+            std::vector<float> lo(wn), hi(wn);
+            fn(p[0].data(), w, w, h, i < (h + 1) / 2 ? i : 0, lo.data(), hi.data());
+            return std::make_tuple(lo, hi);
+          }));
+          ASSERT_TRUE(check.check("csf_row", &float_adm::Kernels::csf_row, what, [&](auto fn) {
+            std::vector<float> d(wn), f(wn);
+            fn(p[1].data() + i * w, 0.7f, 0, w, d.data(), f.data());
+            return std::make_tuple(d, f);
+          }));
           for (double pnorm : {3.0, 2.5, 1.0}) {
             const PNorm pn = float_adm::p_norm(pnorm);
             for (int j0 : {0, 1, 2})
               for (int j1 : {w, w - 1, w - 2}) {
                 if (j0 >= j1) continue;
-                bool u1 = false, u2 = false;
-                const RowSums a = scalar.den_row(src, rf, i, j0, j1, pn, &u1);
-                const RowSums b = simd.den_row(src, rf, i, j0, j1, pn, &u2);
-                ASSERT_TRUE(same(a.h, b.h) && same(a.v, b.v) && same(a.d, b.d)) << "den w " << w << " mix " << mix;
+                const std::string cols = fmt::format("{} p {} j0 {} j1 {}", what, pnorm, j0, j1);
+                ASSERT_TRUE(check.check("den_row", &float_adm::Kernels::den_row, cols, [&](auto fn) {
+                  bool undecided = false;
+                  return sums(fn(src, rf, i, j0, j1, pn, &undecided));
+                }));
                 for (bool bypass : {false, true}) {
-                  const RowSums c = scalar.cm_row(src, ang, flt, rf, w, h, i, j0, j1, bypass, pn, &u1);
-                  const RowSums d = simd.cm_row(src, ang, flt, rf, w, h, i, j0, j1, bypass, pn, &u2);
-                  ASSERT_TRUE(same(c.h, d.h) && same(c.v, d.v) && same(c.d, d.d))
-                      << "cm w " << w << " h " << h << " i " << i << " mix " << mix << " p " << pnorm << " j0 " << j0
-                      << " j1 " << j1 << " bypass " << bypass;
+                  ASSERT_TRUE(check.check("cm_row", &float_adm::Kernels::cm_row,
+                                          fmt::format("{} bypass {}", cols, bypass), [&](auto fn) {
+                                            bool undecided = false;
+                                            return sums(fn(src, ang, flt, rf, w, h, i, j0, j1, bypass, pn,
+                                                           &undecided));
+                                          }));
                   ++compared;
                 }
               }
@@ -130,10 +125,7 @@ TEST(FloatAdmSimdKernels, RowsEqualScalar) {
   EXPECT_GT(compared, 1000u);
 }
 
-TEST(FloatAdmSimdKernels, HorizontalDwtAndDecoupleEqualScalar) {
-  if (!have_avx2()) GTEST_SKIP() << "no AVX2 on this CPU";
-  const auto& scalar = float_adm::scalar_kernels();
-  const auto& simd = float_adm::avx2_kernels();
+void check_horizontal_dwt_and_decouple(Check& check) {
   std::mt19937_64 rng(12);
   std::uniform_real_distribution<float> scale(0.2f, 1.8f);
   std::size_t flagged = 0;
@@ -141,15 +133,12 @@ TEST(FloatAdmSimdKernels, HorizontalDwtAndDecoupleEqualScalar) {
     for (int mix : {0, 1, 2}) {
       const auto n = static_cast<std::size_t>(w);
       const auto lo = random_plane(n, mix, rng), hi = random_plane(n, mix, rng);
-      const int bw = float_adm::band_size(w);
-      std::vector<float> o1(4 * n), o2(4 * n);
-      scalar.dwt_horizontal_row(lo.data(), hi.data(), w, &o1[0], &o1[n], &o1[2 * n], &o1[3 * n]);
-      simd.dwt_horizontal_row(lo.data(), hi.data(), w, &o2[0], &o2[n], &o2[2 * n], &o2[3 * n]);
-      for (int b = 0; b < 4; ++b)
-        for (int j = 0; j < bw; ++j) {
-          const std::size_t k = static_cast<std::size_t>(b) * n + static_cast<std::size_t>(j);
-          ASSERT_TRUE(same(o1[k], o2[k])) << "dwt h w " << w << " band " << b << " j " << j;
-        }
+      ASSERT_TRUE(check.check("dwt_horizontal_row", &float_adm::Kernels::dwt_horizontal_row,
+                              fmt::format("w {} mix {}", w, mix), [&](auto fn) {
+                                std::vector<float> o(4 * n);
+                                fn(lo.data(), hi.data(), w, &o[0], &o[n], &o[2 * n], &o[3 * n]);
+                                return o;
+                              }));
       // Decouple: distorted = reference scaled (angle within 1 degree: the
       // gain clamp), rotated or random, per sample.
       std::vector<std::vector<float>> ref(3), dis(3);
@@ -172,19 +161,19 @@ TEST(FloatAdmSimdKernels, HorizontalDwtAndDecoupleEqualScalar) {
       const Bands3<const float> db{dis[0].data(), dis[1].data(), dis[2].data(), w};
       std::vector<float> r_gain1;
       for (double gain : {1.0, 1.2, 100.0, 1.0000001}) {
-        std::vector<float> r1(3 * n), a1(3 * n), r2(3 * n), a2(3 * n);
-        const Bands3<float> R1{&r1[0], &r1[n], &r1[2 * n], w}, A1{&a1[0], &a1[n], &a1[2 * n], w};
-        const Bands3<float> R2{&r2[0], &r2[n], &r2[2 * n], w}, A2{&a2[0], &a2[n], &a2[2 * n], w};
+        const auto decouple = [&](auto fn, int j0) {
+          std::vector<float> r(3 * n), a(3 * n);
+          const Bands3<float> R{&r[0], &r[n], &r[2 * n], w}, A{&a[0], &a[n], &a[2 * n], w};
+          fn(rb, db, 0, j0, w, gain, R, A);
+          return std::make_tuple(r, a);
+        };
         for (int j0 : {0, 1, 3}) {
           if (j0 >= w) continue;
-          scalar.decouple_row(rb, db, 0, j0, w, gain, R1, A1);
-          simd.decouple_row(rb, db, 0, j0, w, gain, R2, A2);
-          for (std::size_t k = 0; k < 3 * n; ++k) {
-            if (static_cast<int>(k % n) < j0) continue;
-            ASSERT_TRUE(same(r1[k], r2[k]) && same(a1[k], a2[k]))
-                << "decouple w " << w << " mix " << mix << " gain " << gain << " k " << k;
-          }
+          ASSERT_TRUE(check.check("decouple_row", &float_adm::Kernels::decouple_row,
+                                  fmt::format("w {} mix {} gain {} j0 {}", w, mix, gain, j0),
+                                  [&](auto fn) { return decouple(fn, j0); }));
         }
+        const std::vector<float> r1 = std::get<0>(decouple(float_adm::scalar_kernels().decouple_row, 0));
         if (gain == 1.0) r_gain1 = r1;
         if (gain == 100.0)
           for (std::size_t k = 0; k < 3 * n; ++k) flagged += !same(r1[k], r_gain1[k]);
@@ -193,28 +182,21 @@ TEST(FloatAdmSimdKernels, HorizontalDwtAndDecoupleEqualScalar) {
   EXPECT_GT(flagged, 100u) << "the gain clamp (angle test passed) was exercised";
 }
 
-// Whole runs: the scalar cap gives the bits of the default level.
-void expect_levels_agree(const FixturePair& pair, const std::vector<std::string>& features) {
-  RunResult base;
-  {
-    SimdLimit cap(SimdLevel::scalar);
-    base = run_fixture(pair, features);
-  }
-  const RunResult simd = run_fixture(pair, features);
-  ASSERT_EQ(base.scores.metric_count(), simd.scores.metric_count());
-  for (std::size_t id = 0; id < base.scores.metric_count(); ++id)
-    for (std::uint64_t f = 0; f < base.frames; ++f)
-      ASSERT_TRUE(same_bits(*base.scores.get(id, f), *simd.scores.get(id, f)))
-          << pair.name << " frame " << f << " " << base.scores.metric_name(id);
+// Every entry of every SIMD table against the scalar table (the harness
+// fails if an entry is left out).
+TEST(FloatAdmSimdKernels, EveryEntryEqualsScalar) {
+  Check check(&float_adm::kernels_for);
+  if (!check.has_simd()) GTEST_SKIP() << "no SIMD level on this CPU";
+  check_rows(check);
+  check_horizontal_dwt_and_decouple(check);
 }
 
 TEST(FloatAdmSimdFeature, FixturesScalarCapSameBits) {
-  if (!have_avx2()) GTEST_SKIP() << "no AVX2 on this CPU";
-  for (const auto& pair : fixture_pairs()) {
-    expect_levels_agree(pair, {"float_adm=debug=true"});
-    expect_levels_agree(pair, {"float_adm=adm_p_norm=2.5:adm_enhn_gain_limit=1.2:debug=true"});
-    expect_levels_agree(pair, {"float_adm=adm_bypass_cm=1:adm_csf_mode=2"});
-  }
+  if (simd_levels().empty()) GTEST_SKIP() << "no SIMD level on this CPU";
+  for (const auto& pair : fixture_pairs())
+    for (const char* f : {"float_adm=debug=true", "float_adm=adm_p_norm=2.5:adm_enhn_gain_limit=1.2:debug=true",
+                          "float_adm=adm_bypass_cm=1:adm_csf_mode=2"})
+      expect_levels_agree([&] { return run_fixture(pair, {f}); }, pair.name + " " + f);
 }
 
 }  // namespace

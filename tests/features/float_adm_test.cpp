@@ -13,7 +13,7 @@
 #include <mpfr.h>
 
 #include "exactvmaf/error.hpp"
-#include "features/adm/float_adm_math.hpp"
+#include "features/float_adm/float_adm_math.hpp"
 #include "numeric/cr_trig.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"

@@ -12,28 +12,12 @@
 
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
+#include "support/golden_runs.hpp"
 
 namespace exactvmaf::test {
 namespace {
 
-// Golden run name -> libvmaf --feature arguments and run options.
-const std::map<std::string, GoldenRun>& golden_runs() {
-  static const std::map<std::string, GoldenRun> runs = {
-      {"psnr", {{"psnr"}}},
-      {"psnr_mse_apsnr", {{"psnr=enable_mse=true:enable_apsnr=true"}}},
-      {"psnr_min_sse_0.5", {{"psnr=min_sse=0.5"}}},
-      {"psnr_no_chroma", {{"psnr=enable_chroma=false"}}},
-      {"psnr_reduced_hbd_peak", {{"psnr=reduced_hbd_peak=true"}}},
-      {"float_psnr", {{"float_psnr"}}},
-      {"psnr_float_psnr", {{"psnr", "float_psnr"}}},
-      {"psnr_float_psnr_subsample2", {{"psnr", "float_psnr"}, 2}},
-      {"psnr_float_psnr_frame_cnt3", {{"psnr", "float_psnr"}, 1, 3}},
-      {"psnr_float_psnr_threads2", {{"psnr", "float_psnr"}, 1, 0, 2}},
-  };
-  return runs;
-}
-
-std::vector<GoldenCase> golden_cases() { return golden_cases_for(golden_runs()); }
+std::vector<GoldenCase> golden_cases() { return golden_cases_for(psnr_golden_runs()); }
 
 class Golden : public ::testing::TestWithParam<GoldenCase> {};
 
@@ -41,7 +25,7 @@ TEST_P(Golden, EqualsRBitForBitAndMeasuresUpstream) {
   const auto& gc = GetParam();
   const auto pair = fixture_pair(gc.pair);
   ASSERT_TRUE(pair) << gc.pair << " missing from tests/fixtures/manifest.json";
-  const GoldenRun& run = golden_runs().at(gc.run);
+  const GoldenRun& run = psnr_golden_runs().at(gc.run);
   const RunResult ours = run_golden(*pair, run);
   const auto r = read_json(golden_dir() / "r" / gc.pair / (gc.run + ".json"));
   ASSERT_EQ(r.at("frames").size(), (ours.frames + run.subsample - 1) / run.subsample);
@@ -70,7 +54,7 @@ TEST(GoldenSet, IsPresent) {
   EXPECT_GE(golden_cases().size(), 40u);
 }
 
-// Every thread count gives the same bits (DESIGN.md §1).
+// Every thread count gives the same bits (docs/design.md §1).
 TEST(ThreadInvariance, AllFixturesAllThreadCounts) {
   for (const auto& pair : fixture_pairs())
     expect_thread_invariant(pair, {"psnr=enable_mse=true:enable_apsnr=true", "float_psnr"});

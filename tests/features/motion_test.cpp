@@ -8,12 +8,15 @@
 #include <random>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "exactvmaf/simd.hpp"
 #include "features/motion/motion_math.hpp"
 #include "features/motion/motion_simd.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/golden_runs.hpp"
+#include "support/simd_check.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
@@ -175,14 +178,16 @@ TEST(MotionTail, TemporalScores) {
 
 // ---- SIMD kernels -----------------------------------------------------------
 
-// The AVX2 SAD equals the scalar one on random frames of many widths, bit
-// depths and strides, including extreme differences (0 against the maximum).
-TEST(MotionSimd, Avx2EqualsScalar) {
-#if EXACTVMAF_MOTION_HAVE_AVX2
-  if (simd_level() < SimdLevel::avx2) GTEST_SKIP() << "this CPU has no AVX2";
+// Every entry of every SIMD table (the SAD) equals the scalar entry on random
+// frames of many widths, bit depths and strides, including extreme
+// differences (0 against the maximum); the harness fails if an entry is left
+// out.
+TEST(MotionSimd, EveryEntryEqualsScalar) {
+  KernelTableCheck<motion::Kernels> check(&motion::kernels_for);
+  if (!check.has_simd()) GTEST_SKIP() << "no SIMD level on this CPU";
   std::mt19937_64 rng(7);
   std::size_t cases = 0;
-  for (unsigned bpc : {8u, 10u, 12u, 14u}) {
+  for (unsigned bpc : {8u, 10u, 12u, 14u, 16u}) {
     const unsigned maxv = (1u << bpc) - 1;
     for (unsigned w : {3u, 4u, 5u, 11u, 12u, 15u, 16u, 17u, 31u, 33u, 64u, 97u, 333u}) {
       for (unsigned h : {3u, 4u, 7u}) {
@@ -201,30 +206,26 @@ TEST(MotionSimd, Avx2EqualsScalar) {
               b[k] = static_cast<std::uint16_t>(std::min<unsigned>(maxv, a[k] + (rng() % 3)));
             }
           }
-          std::vector<std::int32_t> y1(w), y2(w);
-          std::uint64_t scalar, simd;
+          const std::string what = fmt::format("bpc {} w {} h {} mode {}", bpc, w, h, mode);
+          const auto s = static_cast<std::ptrdiff_t>(stride);
           if (bpc == 8) {
-            std::vector<std::uint8_t> a8(a.begin(), a.end()), b8(b.begin(), b.end());
-            scalar = motion::frame_sad(a8.data(), static_cast<std::ptrdiff_t>(stride), b8.data(),
-                                       static_cast<std::ptrdiff_t>(stride), w, h, 8, y1.data());
-            simd = motion::frame_sad_avx2_u8(a8.data(), static_cast<std::ptrdiff_t>(stride), b8.data(),
-                                             static_cast<std::ptrdiff_t>(stride), w, h, y2.data());
+            const std::vector<std::uint8_t> a8(a.begin(), a.end()), b8(b.begin(), b.end());
+            ASSERT_TRUE(check.check("frame_sad_u8", &motion::Kernels::frame_sad_u8, what, [&](auto fn) {
+              std::vector<std::int32_t> y(w);
+              return fn(a8.data(), s, b8.data(), s, w, h, y.data());
+            }));
           } else {
-            scalar = motion::frame_sad(a.data(), static_cast<std::ptrdiff_t>(stride), b.data(),
-                                       static_cast<std::ptrdiff_t>(stride), w, h, bpc, y1.data());
-            simd = motion::frame_sad_avx2_u16(a.data(), static_cast<std::ptrdiff_t>(stride), b.data(),
-                                              static_cast<std::ptrdiff_t>(stride), w, h, bpc, y2.data());
+            ASSERT_TRUE(check.check("frame_sad_u16", &motion::Kernels::frame_sad_u16, what, [&](auto fn) {
+              std::vector<std::int32_t> y(w);
+              return fn(a.data(), s, b.data(), s, w, h, bpc, y.data());
+            }));
           }
-          ASSERT_EQ(simd, scalar) << "bpc " << bpc << " w " << w << " h " << h << " mode " << mode;
           ++cases;
         }
       }
     }
   }
-  EXPECT_EQ(cases, 4u * 13u * 3u * 3u);
-#else
-  GTEST_SKIP() << "no x86-64 SIMD kernels in this build";
-#endif
+  EXPECT_EQ(cases, 5u * 13u * 3u * 3u);
 }
 
 // The whole feature gives the same bits with SIMD off (--simd scalar).

@@ -167,10 +167,11 @@ TEST(SpeedMath, EigenvaluesCloseToDoubleJacobi) {
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
         for (int l = 0; l < n; ++l) k[i * n + j] += b[i * n + l] * b[j * n + l];
-    std::vector<float> a(n * n), d(n), sd(n), hv(2 * n);
+    std::vector<float> a(n * n), d(n);
     for (int i = 0; i < n * n; ++i) a[i] = static_cast<float>(k[i]);
-    speed::tridiagonalize(a.data(), n, d.data(), sd.data(), hv.data(), hv.data() + n);
-    ASSERT_TRUE(speed::tridiagonal_eigenvalues(d.data(), sd.data(), n));
+    auto sh = std::make_unique<speed::SolveShared>();
+    speed::solve_eigenvalues(0, 1, [] {}, *sh, a.data(), d.data());
+    ASSERT_EQ(sh->no_convergence, 0);
     double trace = 0, sum = 0;
     for (int i = 0; i < n; ++i) {
       trace += k[i * n + i];
@@ -184,22 +185,25 @@ TEST(SpeedMath, EigenvaluesCloseToDoubleJacobi) {
 // The QR solve of K X = Y recovers X on a well-conditioned system.
 TEST(SpeedMath, QrSolveRecoversSolution) {
   const int n = static_cast<int>(speed::block_elems), cols = 7;
-  std::vector<float> k(n * n), x(n * cols), y(n * cols, 0.0f), out(n * cols), qy(n * cols), scratch(4 * n * n + n);
+  std::vector<float> k(n * n), x(n * cols), y(n * cols, 0.0f), out(n * cols), qy(n * cols);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) k[i * n + j] = i == j ? 4.0f : 1.0f / static_cast<float>(1 + i + j);
   for (int i = 0; i < n * cols; ++i) x[i] = static_cast<float>((i * 37) % 11) - 5.0f;
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < cols; ++j)
       for (int l = 0; l < n; ++l) y[i * cols + j] += k[i * n + l] * x[l * cols + j];
-  ASSERT_TRUE(speed::qr_solve(k.data(), n, y.data(), cols, out.data(), qy.data(), scratch.data()));
+  auto sh = std::make_unique<speed::SolveShared>();
+  speed::solve_qr(0, 1, [] {}, *sh, k.data(), y.data(), qy.data(), out.data(), cols);
+  ASSERT_EQ(sh->solved, 1);
   for (int i = 0; i < n * cols; ++i) EXPECT_NEAR(out[i], x[i], 1e-3f) << i;
 }
 
-// The device's chains and its parallel solve, run as one thread on the host,
-// against the CPU's interleaved loops and sequential solve: same bits for
-// means, covariances, eigenvalues, the singular decision, variances and
-// entropies. Content: smooth, noisy, near-flat (sparse deviations of
-// decreasing size, across the 1e-6 decision) and flat.
+// The device's chains against the CPU's interleaved loops (means and
+// covariances), and the device's split solve (the QR solve run
+// speculatively beside the eigenvalues, used only where K is regular) against
+// solve_plane, the CPU's order: same bits for eigenvalues, the singular
+// decision, variances and entropies. Content: smooth, noisy, near-flat (sparse
+// deviations of decreasing size, across the 1e-6 decision) and flat.
 TEST(SpeedMath, DeviceSolveEqualsCpuPath) {
   std::uint64_t state = 99;
   auto next = [&] {
@@ -240,23 +244,16 @@ TEST(SpeedMath, DeviceSolveEqualsCpuPath) {
       for (unsigned i = 0; i < d.trunc_h; ++i)
         for (unsigned j = 0; j < d.trunc_w; ++j)
           y[((i % 5) * 5 + j % 5) * nb + (i / 5) * d.blocks_x + j / 5] = data[i * stride + j];
-      // CPU path.
-      std::vector<float> a = cov, eig(25), sd(25), hv(50), x(25 * nb, 0.0f), qy(25 * nb), qr(4 * 625 + 25);
-      speed::tridiagonalize(a.data(), 25, eig.data(), sd.data(), hv.data(), hv.data() + 25);
-      speed::tridiagonal_eigenvalues(eig.data(), sd.data(), 25);
-      bool reg = true;
-      for (float e : eig) reg = reg && speed::eigenvalue_regular(e);
-      const bool solved = reg && speed::qr_solve(cov.data(), 25, y.data(), static_cast<int>(nb), x.data(), qy.data(), qr.data());
-      const bool cpu_singular = !solved;
-      if (cpu_singular) std::fill(x.begin(), x.end(), 0.0f);
-      speed::HostMath hm;
+      // The device's split: parts 1 and 2 unconditionally, then part 3.
       const double l2 = rmath::cr_log2(speed::two_pi_e);
-      std::vector<float> var(nb), ent(nb);
-      for (unsigned b = 0; b < nb; ++b) {
-        var[b] = speed::block_variance(x.data(), y.data(), static_cast<int>(nb), static_cast<int>(b));
-        ent[b] = speed::block_entropy(eig.data(), var[b], 0.29f, l2, hm);
-      }
-      // Device path, one thread.
+      auto split = std::make_unique<speed::SolveShared>();
+      std::vector<float> x(25 * nb, 0.0f), qy(25 * nb), eig(25), var(nb), ent(nb);
+      speed::HostMath hm;
+      speed::solve_eigenvalues(0, 1, [] {}, *split, cov.data(), eig.data());
+      speed::solve_qr(0, 1, [] {}, *split, cov.data(), y.data(), qy.data(), x.data(), static_cast<int>(nb));
+      const bool cpu_singular = speed::solve_finish(0, 1, [] {}, *split, y.data(), x.data(), static_cast<int>(nb),
+                                                    0.29f, l2, var.data(), ent.data(), hm);
+      // The CPU: solve_plane on one thread.
       auto shared = std::make_unique<speed::SolveShared>();
       std::vector<float> x2(25 * nb, 0.0f), qy2(25 * nb), eig2(25), var2(nb), ent2(nb);
       speed::FastMath fm;

@@ -11,13 +11,13 @@
 #include <random>
 
 #include "exactvmaf/simd.hpp"
-#include "features/vif/vif_log2_table.hpp"
+#include "features/vif/vif_host.hpp"
 #include "features/vif/vif_math.hpp"
 #include "features/vif/vif_simd.hpp"
-#include "support/simd_limit.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/golden_runs.hpp"
+#include "support/simd_check.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
@@ -153,28 +153,13 @@ struct SyntheticCase {
   int kind;  // RampNoiseContent's: 0 noise + distortion, 1 full-range noise vs its inverse, 2 extremes
 };
 
-// Compares every value of a run at each SIMD level with the scalar run.
+// Every value of a run at each SIMD level this CPU runs equals the scalar run's.
 void expect_simd_matches_scalar(const SyntheticCase& sc, const std::string& feature) {
   const RampNoiseContent content{(1u << sc.fmt.bitdepth) - 1, sc.fmt.width, sc.kind};
   RunOptions one_thread;
   one_thread.threads = 1;
-  RunResult base;
-  {
-    SimdLimit limit(SimdLevel::scalar);
-    base = run_synthetic_pair(sc.fmt, content, 2, {feature}, one_thread);
-  }
-  // Every vector level this CPU has (simd_level() caps at what it supports).
-  for (SimdLevel level : {SimdLevel::avx2, SimdLevel::avx512}) {
-    SimdLimit limit(level);
-    const RunResult vec = run_synthetic_pair(sc.fmt, content, 2, {feature}, one_thread);
-    ASSERT_EQ(vec.scores.metric_count(), base.scores.metric_count());
-    for (std::size_t id = 0; id < base.scores.metric_count(); ++id)
-      for (std::uint64_t f = 0; f < base.frames; ++f)
-        EXPECT_TRUE(same_bits(*vec.scores.get(id, f), *base.scores.get(id, f)))
-            << simd_level_name(simd_level()) << " " << sc.fmt.describe() << " kind " << sc.kind << " frame " << f
-            << " " << base.scores.metric_name(id) << ": " << *vec.scores.get(id, f) << " vs scalar "
-            << *base.scores.get(id, f);
-  }
+  expect_levels_agree([&] { return run_synthetic_pair(sc.fmt, content, 2, {feature}, one_thread); },
+                      fmt::format("{} kind {} {}", sc.fmt.describe(), sc.kind, feature));
 }
 
 TEST(VifSimd, MatchesScalarOnRandomFrames) {
@@ -199,30 +184,17 @@ TEST(VifSimd, MatchesScalarAroundVectorBlocks) {
 }
 
 TEST(VifSimd, MatchesScalarOnFixtures) {
-  for (const auto& pair : fixture_pairs()) {
-    RunResult base;
-    {
-      SimdLimit limit(SimdLevel::scalar);
-      base = run_fixture(pair, {"vif=debug=true"});
-    }
-    for (SimdLevel level : {SimdLevel::avx2, SimdLevel::avx512}) {
-      SimdLimit limit(level);
-      const RunResult vec = run_fixture(pair, {"vif=debug=true"});
-      for (std::size_t id = 0; id < base.scores.metric_count(); ++id)
-        for (std::uint64_t f = 0; f < base.frames; ++f)
-          ASSERT_TRUE(same_bits(*vec.scores.get(id, f), *base.scores.get(id, f)))
-              << simd_level_name(simd_level()) << " " << pair.name << " frame " << f << " "
-              << base.scores.metric_name(id);
-    }
-  }
+  for (const auto& pair : fixture_pairs())
+    expect_levels_agree([&] { return run_fixture(pair, {"vif=debug=true"}); }, pair.name);
 }
 
-// The AVX-512 log branch against accumulate_pixel on random and edge
-// variances: huge gains (truncations out of int32 / int64 range), sigma1 at
-// and around the noise variance, sign edges of sigma2 and sigma12.
-TEST(VifSimd, VectorLogBranchEqualsScalarOnEdgeValues) {
-#if EXACTVMAF_VIF_HAVE_AVX2
-  if (!vif::avx512_vif_supported()) GTEST_SKIP() << "no AVX-512 VNNI/CD on this CPU";
+using VifCheck = KernelTableCheck<vif::Kernels>;
+
+// The per-pixel log branch (the AVX-512 table's vector one) against the
+// scalar accumulate_pixel on random and edge variances: huge gains
+// (truncations out of int32 / int64 range), sigma1 at and around the noise
+// variance, sign edges of sigma2 and sigma12.
+void check_accumulate(VifCheck& check) {
   const std::int32_t edges[] = {INT32_MIN, INT32_MIN + 1, -65536, -1, 0, 1, 2, 3, 131071, 131072, 131073, 262143,
                                 262144, 1 << 20, (1 << 24) + 7, 1 << 30, INT32_MAX - 1, INT32_MAX};
   std::vector<std::int32_t> s1, s2, s12;
@@ -244,19 +216,71 @@ TEST(VifSimd, VectorLogBranchEqualsScalarOnEdgeValues) {
     s2.push_back(static_cast<std::int32_t>(((q >> 32) & 0x7fffffff) >> shift2) - ((r >> 20) % 7 == 0 ? 1000 : 0));
     s12.push_back(static_cast<std::int32_t>(mix(state++) & 0xffffffff) >> (static_cast<unsigned>(r >> 28) % 31));
   }
-  for (double limit : {1.0, 1.3, 100.0}) {
-    vif::Residuals scalar;
-    for (std::size_t p = 0; p < s1.size(); ++p)
-      vif::accumulate_pixel(s1[p], s2[p], s12[p], limit, vif::log2_table(), scalar);
-    const vif::Residuals vec = vif::accumulate_pixels_avx512(s1.data(), s2.data(), s12.data(), s1.size(), limit);
-    EXPECT_EQ(vec.num_log, scalar.num_log) << limit;
-    EXPECT_EQ(vec.den_log, scalar.den_log) << limit;
-    EXPECT_EQ(vec.num_non_log, scalar.num_non_log) << limit;
-    EXPECT_EQ(vec.den_non_log, scalar.den_non_log) << limit;
-  }
-#else
-  GTEST_SKIP() << "x86-64 only";
-#endif
+  for (double limit : {1.0, 1.3, 100.0})
+    check.check("accumulate_pixels", &vif::Kernels::accumulate_pixels, fmt::format("gain limit {}", limit),
+                [&](auto fn) {
+                  const vif::Residuals r = fn(s1.data(), s2.data(), s12.data(), s1.size(), limit, vif::log2_table());
+                  return std::make_tuple(r.num_log, r.den_log, r.num_non_log, r.den_non_log);
+                });
+}
+
+// A scale's statistic and the decimation on random planes of every bit depth,
+// widths around the vector blocks, full-range, small and extreme samples.
+void check_scales(VifCheck& check) {
+  std::mt19937_64 rng(21);
+  const std::uint16_t* table = vif::log2_table();
+  for (unsigned bpc : {8u, 10u, 12u, 16u})
+    for (auto [w, h] : {std::pair{16u, 16u}, {31u, 17u}, {47u, 18u}, {64u, 16u}, {97u, 19u}, {263u, 17u}})
+      for (Fill fill : all_fills) {
+        const std::size_t stride = w + 5;
+        const auto a = random_values<std::uint16_t>(stride * h, fill, rng, 0, (std::int64_t{1} << bpc) - 1);
+        auto b = random_values<std::uint16_t>(stride * h, Fill::mixed, rng, 0, (std::int64_t{1} << bpc) - 1);
+        for (std::size_t k = 0; k < b.size(); k += 3) b[k] = a[k];  // correlated pixels: the log branch
+        const std::vector<std::uint8_t> a8(a.begin(), a.end()), b8(b.begin(), b.end());
+        const auto row = static_cast<std::size_t>(w) + 2 * vif::row_pad + vif::simd_row_slack;
+        const std::string what = fmt::format("{}x{} {}-bit", w, h, bpc);
+        for (double limit : {100.0, 1.0}) {
+          const auto statistic = [&](auto fn, int scale, const auto* x, const auto* y, auto... depth) {
+            std::vector<std::uint32_t> scratch(5 * row, 0);
+            const vif::StatRow t{&scratch[0], &scratch[row], &scratch[2 * row], &scratch[3 * row], &scratch[4 * row]};
+            const vif::Residuals r = fn(scale, x, static_cast<std::ptrdiff_t>(stride), y,
+                                        static_cast<std::ptrdiff_t>(stride), w, h, depth..., limit, table, t);
+            return std::make_tuple(r.num_log, r.den_log, r.num_non_log, r.den_non_log);
+          };
+          if (bpc == 8)
+            ASSERT_TRUE(check.check("statistic_u8", &vif::Kernels::statistic_u8, what,
+                                    [&](auto fn) { return statistic(fn, 0, a8.data(), b8.data()); }));
+          for (int scale = 0; scale < vif::num_scales; ++scale) {
+            if (scale == 0 && bpc == 8) continue;
+            ASSERT_TRUE(check.check("statistic_u16", &vif::Kernels::statistic_u16,
+                                    fmt::format("{} scale {} limit {}", what, scale, limit),
+                                    [&](auto fn) { return statistic(fn, scale, a.data(), b.data(), bpc); }));
+          }
+        }
+        const auto decimate = [&](auto fn, int to, const auto* x, const auto* y, auto... depth) {
+          std::vector<std::uint32_t> scratch(2 * row, 0);
+          const vif::ConvolveRow t{&scratch[0], &scratch[row]};
+          std::vector<std::uint16_t> out_ref((w / 2) * (h / 2)), out_dis((w / 2) * (h / 2));
+          fn(to, x, static_cast<std::ptrdiff_t>(stride), y, static_cast<std::ptrdiff_t>(stride), w, h, depth..., t,
+             out_ref.data(), out_dis.data());
+          return std::make_tuple(out_ref, out_dis);
+        };
+        if (bpc == 8)
+          ASSERT_TRUE(check.check("decimate_u8", &vif::Kernels::decimate_u8, what,
+                                  [&](auto fn) { return decimate(fn, 1, a8.data(), b8.data()); }));
+        for (int to = 1; to < vif::num_scales; ++to)
+          ASSERT_TRUE(check.check("decimate_u16", &vif::Kernels::decimate_u16, fmt::format("{} to {}", what, to),
+                                  [&](auto fn) { return decimate(fn, to, a.data(), b.data(), bpc); }));
+      }
+}
+
+// Every entry of every SIMD table against the scalar table (the harness
+// fails if an entry is left out).
+TEST(VifSimdKernels, EveryEntryEqualsScalar) {
+  VifCheck check(&vif::kernels_for);
+  if (!check.has_simd()) GTEST_SKIP() << "no SIMD level on this CPU";
+  check_accumulate(check);
+  check_scales(check);
 }
 
 // ---- the log2 table -----------------------------------------------------------
@@ -417,16 +441,16 @@ TEST(VifIslands, EqualMpfrOnRandomAndEdgeInputs) {
 }
 
 TEST(VifIslands, X86ConversionsOutOfRange) {
-  EXPECT_EQ(vif::f64_to_i32_trunc_x86(2147483647.9), INT32_MAX);
-  EXPECT_EQ(vif::f64_to_i32_trunc_x86(2147483648.0), INT32_MIN);
-  EXPECT_EQ(vif::f64_to_i32_trunc_x86(-2147483648.9), INT32_MIN);
-  EXPECT_EQ(vif::f64_to_i32_trunc_x86(-2147483649.0), INT32_MIN);
-  EXPECT_EQ(vif::f64_to_i32_trunc_x86(-1.9), -1);
-  EXPECT_EQ(vif::f64_to_i32_trunc_x86(std::numeric_limits<double>::quiet_NaN()), INT32_MIN);
-  EXPECT_EQ(vif::f64_to_i64_trunc_x86(9223372036854775808.0), INT64_MIN);
-  EXPECT_EQ(vif::f64_to_i64_trunc_x86(9223372036854774784.0), 9223372036854774784LL);
-  EXPECT_EQ(vif::f64_to_i64_trunc_x86(-9223372036854775808.0), INT64_MIN);
-  EXPECT_EQ(vif::f64_to_i64_trunc_x86(2.5), 2);
+  EXPECT_EQ(vif::x86_trunc_i32(2147483647.9), INT32_MAX);
+  EXPECT_EQ(vif::x86_trunc_i32(2147483648.0), INT32_MIN);
+  EXPECT_EQ(vif::x86_trunc_i32(-2147483648.9), INT32_MIN);
+  EXPECT_EQ(vif::x86_trunc_i32(-2147483649.0), INT32_MIN);
+  EXPECT_EQ(vif::x86_trunc_i32(-1.9), -1);
+  EXPECT_EQ(vif::x86_trunc_i32(std::numeric_limits<double>::quiet_NaN()), INT32_MIN);
+  EXPECT_EQ(vif::x86_trunc_i64(9223372036854775808.0), INT64_MIN);
+  EXPECT_EQ(vif::x86_trunc_i64(9223372036854774784.0), 9223372036854774784LL);
+  EXPECT_EQ(vif::x86_trunc_i64(-9223372036854775808.0), INT64_MIN);
+  EXPECT_EQ(vif::x86_trunc_i64(2.5), 2);
 }
 
 TEST(VifTail, ScaleScoreAndTotals) {

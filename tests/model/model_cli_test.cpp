@@ -1,7 +1,6 @@
 // The CLI with models: -m path= / version= with --model_dir, the default
 // model, --no_prediction, bootstrap outputs, and one-line errors. A small
-// model over integer_motion2 alone runs end to end while adm and vif are
-// still being written.
+// model over integer_motion2 alone runs end to end without adm and vif.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 

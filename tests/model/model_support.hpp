@@ -17,6 +17,7 @@
 
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/model.hpp"
+#include "support/golden_runs.hpp"
 
 namespace exactvmaf::test {
 
@@ -79,8 +80,8 @@ std::string error_of(F&& f) {
   return "";
 }
 
-// A golden run named vmaf* (tools/fixtures/run_goldens.py): -m arguments
-// (MODELS stands for the model directory), --feature arguments, --subsample.
+// A golden run of group vmaf (tests/golden/runs.json): -m arguments (MODELS
+// stands for the model directory), --feature arguments, --subsample.
 struct ModelRun {
   std::vector<std::string> models;
   std::vector<std::string> features;
@@ -88,30 +89,12 @@ struct ModelRun {
 };
 
 inline const std::map<std::string, ModelRun>& model_runs() {
-  static const std::map<std::string, ModelRun> runs = {
-      {"vmaf_v0.6.1", {{"path=MODELS/vmaf_v0.6.1.json"}, {}}},
-      {"vmaf_v0.6.1neg", {{"path=MODELS/vmaf_v0.6.1neg.json"}, {}}},
-      {"vmaf_4k_v0.6.1", {{"path=MODELS/vmaf_4k_v0.6.1.json"}, {}}},
-      {"vmaf_b_v0.6.3", {{"path=MODELS/vmaf_b_v0.6.3.json"}, {}}},
-      {"vmaf_two_models",
-       {{"path=MODELS/vmaf_v0.6.1.json:name=vmaf", "path=MODELS/vmaf_v0.6.1neg.json:name=vmaf_neg"}, {}}},
-      {"vmaf_v0.6.1_noclip_transform", {{"path=MODELS/vmaf_v0.6.1.json:disable_clip:enable_transform"}, {}}},
-      {"vmaf_v0.6.1_subsample2", {{"path=MODELS/vmaf_v0.6.1.json"}, {}, 2}},
-      {"vmaf_v0.6.1_psnr", {{"path=MODELS/vmaf_v0.6.1.json"}, {"psnr"}}},
-      {"vmaf_v0.6.1_model_opt", {{"path=MODELS/vmaf_v0.6.1.json:adm.adm_enhn_gain_limit=1.1"}, {}}},
-      {"vmaf_v1.0.16_3d0h", {{"path=MODELS/vmaf_v1.0.16/vmaf_v1.0.16_3d0h.json"}, {}}},
-      {"vmaf_v1.0.16_5d0h", {{"path=MODELS/vmaf_v1.0.16/vmaf_v1.0.16_5d0h.json"}, {}}},
-      {"vmaf_v1.0.16_3d0h_2160", {{"path=MODELS/vmaf_v1.0.16/vmaf_v1.0.16_3d0h_2160.json"}, {}}},
-      {"vmaf_v1.0.16_1d5h_2160", {{"path=MODELS/vmaf_v1.0.16/vmaf_v1.0.16_1d5h_2160.json"}, {}}},
-      {"vmaf_v1.0.16_hfr_3d0h", {{"path=MODELS/vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_3d0h.json"}, {}}},
-      {"vmaf_v1.0.16_hfr_5d0h", {{"path=MODELS/vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_5d0h.json"}, {}}},
-      {"vmaf_v1.0.16_hfr_3d0h_2160", {{"path=MODELS/vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_3d0h_2160.json"}, {}}},
-      {"vmaf_v1.0.16_hfr_1d5h_2160", {{"path=MODELS/vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_1d5h_2160.json"}, {}}},
-      {"vmaf_v1.0.16_3d0h_model_opt",
-       {{"path=MODELS/vmaf_v1.0.16/vmaf_v1.0.16_3d0h.json:cambi.cambi_topk=0.3:motion.motion_five_frame_window=true"},
-        {}}},
-      {"vmaf_v1.0.16_3d0h_subsample2", {{"path=MODELS/vmaf_v1.0.16/vmaf_v1.0.16_3d0h.json"}, {}, 2}},
-  };
+  static const std::map<std::string, ModelRun> runs = [] {
+    std::map<std::string, ModelRun> out;
+    for (const auto& [name, g] : all_golden_runs())
+      if (g.group == "vmaf") out.emplace(name, ModelRun{g.models, g.run.features, g.run.subsample});
+    return out;
+  }();
   return runs;
 }
 

@@ -68,6 +68,12 @@ TEST(CrLog, RandomRangesAgainstMpfr) { run_double_suite(MpfrFn::kLog, log_fast, 
 TEST(CrLog2, RandomRangesAgainstMpfr) { run_double_suite(MpfrFn::kLog2, log2_fast, log2_host, 102); }
 TEST(CrLog10, RandomRangesAgainstMpfr) { run_double_suite(MpfrFn::kLog10, log10_fast, log10_host, 103); }
 
+// The list is what it claims (a typo would make it an easy case): every
+// argument's log lies within 2^-40 ulp of a rounding boundary.
+TEST(CrLog, HardCasesAreHardToRound) {
+  for (double x : kLogHardCases) EXPECT_LT(testing::distance_to_boundary_ulps(MpfrFn::kLog, x, 0.0), 0x1p-40) << x;
+}
+
 TEST(CrLog, HardCasesExerciseTheSlowPath) {
   // The hardest of these (up to 64 identical bits after the round bit) are
   // beyond the fast path's 2^-98 bound: some must be undecided (so the MPFR

@@ -1,11 +1,9 @@
 // Shared helpers of the cr_log / cr_exp / cr_pow tests: argument generators
-// and a tally that compares a fast path and a host function with MPFR.
+// and a tally that compares a fast path and a host function with the oracle.
 //
-// Reference: rmath::mpfr_eval_d / mpfr_eval_f, i.e. MPFR's own function at
-// the target precision (53 or 24 bits) with the target format's exponent
-// range and mpfr_subnormalize, which MPFR guarantees to be correctly rounded
-// (ties to even), subnormals and overflow included. No 256-bit intermediate
-// is rounded a second time.
+// Reference: cr_oracle.hpp's oracle_d / oracle_f, MPFR at 256 bits rounded
+// once by the test's own code, independent of the library's slow path
+// (mpfr_slow.cpp, which the host functions themselves call).
 #pragma once
 
 #include <cmath>
@@ -19,6 +17,7 @@
 
 #include <mpfr.h>
 
+#include "cr_oracle.hpp"
 #include "numeric/dd.hpp"
 #include "numeric/mpfr_slow.hpp"
 
@@ -53,7 +52,7 @@ struct Tally {
 // Double function of one or two arguments.
 template <typename Fast, typename Host>
 void check_d(Tally& t, MpfrFn fn, Fast fast, Host host, double x, double y = 0.0) {
-  const double want = mpfr_eval_d(fn, x, y);
+  const double want = oracle_d(fn, x, y);
   double got = 0.0;
   ++t.n;
   if (!fast(x, y, &got)) {
@@ -71,7 +70,7 @@ void check_d(Tally& t, MpfrFn fn, Fast fast, Host host, double x, double y = 0.0
 
 template <typename Fast, typename Host>
 void check_f(Tally& t, MpfrFn fn, Fast fast, Host host, float x, float y = 0.0f) {
-  const float want = mpfr_eval_f(fn, x, y);
+  const float want = oracle_f(fn, x, y);
   float got = 0.0f;
   ++t.n;
   if (!fast(x, y, &got)) {
@@ -138,6 +137,32 @@ inline double distance_to_midpoint_ulps(MpfrFn fn, double x, double y) {
     d = std::abs(mpfr_get_d(t, MPFR_RNDN));
   }
   mpfr_clears(a, b, r, t, static_cast<mpfr_ptr>(nullptr));
+  return d;
+}
+
+// Distance, in ulps of the binary64 result, from f(x, y) (MPFR, 256 bits)
+// to the nearest rounding boundary of any mode: a midpoint between two
+// doubles or a double. A published hard case lies within 2^-40 of one.
+inline double distance_to_boundary_ulps(MpfrFn fn, double x, double y) {
+  mpfr_t a, b, r, t, u;
+  mpfr_inits2(256, a, b, r, t, u, static_cast<mpfr_ptr>(nullptr));
+  mpfr_set_d(a, x, MPFR_RNDN);
+  mpfr_set_d(b, y, MPFR_RNDN);
+  oracle_apply(fn, r, a, b);
+  double d = 1.0;
+  if (mpfr_number_p(r) && !mpfr_zero_p(r)) {
+    const long e = mpfr_get_exp(r) - 1;  // |r| in [2^e, 2^(e+1))
+    mpfr_abs(t, r, MPFR_RNDN);
+    mpfr_mul_2si(t, t, 52 - e, MPFR_RNDN);
+    mpfr_frac(t, t, MPFR_RNDN);            // the fraction of an ulp, in [0, 1)
+    mpfr_mul_2ui(t, t, 1, MPFR_RNDN);
+    mpfr_frac(t, t, MPFR_RNDN);            // of a half ulp: 0 at doubles and midpoints
+    mpfr_ui_sub(u, 1, t, MPFR_RNDN);
+    if (mpfr_cmp(u, t) < 0) mpfr_set(t, u, MPFR_RNDN);
+    mpfr_div_2ui(t, t, 1, MPFR_RNDN);      // back to ulps
+    d = mpfr_get_d(t, MPFR_RNDN);
+  }
+  mpfr_clears(a, b, r, t, u, static_cast<mpfr_ptr>(nullptr));
   return d;
 }
 

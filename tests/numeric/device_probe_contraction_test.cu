@@ -1,4 +1,4 @@
-// DESIGN.md §2 rule 4 for .cu files: a*b + c written as one expression is
+// docs/design.md §2 rule 4 for .cu files: a*b + c written as one expression is
 // not fused, in the host half of a .cu file (-Xcompiler=-ffp-contract=off)
 // and in device code (--fmad=false). Operands come from volatile objects or
 // device memory so nothing is constant-folded; fused and unfused differ:

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "backends/cuda/device_memory.cuh"
+
 namespace exactvmaf::test {
 
 // True when a CUDA device is usable (prints why not otherwise).
@@ -28,23 +30,20 @@ inline bool have_cuda_device() {
 
 #define EXACTVMAF_CUDA_OK(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
 
-// A device copy of a host vector (freed with the object).
+// A device copy of a host vector (the library's cuda::DeviceBuffer; an
+// allocation failure throws, which the test reports).
 template <class T>
 struct DeviceBuffer {
+  cuda::DeviceBuffer<T> mem;
   T* ptr = nullptr;
   std::size_t n = 0;
-  explicit DeviceBuffer(std::size_t count) : n(count) {
-    if (cudaMalloc(&ptr, (count ? count : 1) * sizeof(T)) != cudaSuccess) ptr = nullptr;
-  }
+  explicit DeviceBuffer(std::size_t count) : mem(count), ptr(mem.get()), n(count) {}
   explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) {
-    if (ptr && n) cudaMemcpy(ptr, host.data(), n * sizeof(T), cudaMemcpyHostToDevice);
+    if (n) cudaMemcpy(ptr, host.data(), n * sizeof(T), cudaMemcpyHostToDevice);
   }
-  ~DeviceBuffer() { cudaFree(ptr); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   std::vector<T> to_host() const {
     std::vector<T> h(n);
-    if (ptr && n) cudaMemcpy(h.data(), ptr, n * sizeof(T), cudaMemcpyDeviceToHost);
+    if (n) cudaMemcpy(h.data(), ptr, n * sizeof(T), cudaMemcpyDeviceToHost);
     return h;
   }
 };

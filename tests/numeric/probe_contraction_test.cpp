@@ -1,4 +1,4 @@
-// DESIGN.md §2 rule 4: a*b + c written as one expression is not fused into
+// docs/design.md §2 rule 4: a*b + c written as one expression is not fused into
 // an FMA on the host (this file is compiled with the project's flags). The
 // operands come from volatile objects so nothing is constant-folded; they are
 // chosen so that the fused and the unfused results differ.

@@ -1,4 +1,4 @@
-// DESIGN.md §2 rule 5: a caller that turned on flush-to-zero and
+// docs/design.md §2 rule 5: a caller that turned on flush-to-zero and
 // denormals-are-zero (MXCSR FTZ|DAZ) gets the same bits from R's math
 // library when it calls through exactvmaf::FpEnvGuard as with FTZ/DAZ off;
 // the guard restores the caller's MXCSR afterwards.

@@ -42,8 +42,16 @@ inline RunOptions golden_run_options(const GoldenRun& run, Backend backend, unsi
 
 // Every frame value and aggregate, same names in the same order. Returns the
 // number of values compared (so a vacuous comparison is caught) and reports
-// the first differing frame and metric.
-inline std::size_t expect_same_bits(const RunResult& cpu, const RunResult& gpu, const std::string& what) {
+// the first differing frame and metric. A CUDA run must have computed every
+// frame on the device (no host recomputation that would make "CUDA equals
+// CPU" a comparison of the CPU with itself) unless the test forces host
+// frames.
+inline std::size_t expect_same_bits(const RunResult& cpu, const RunResult& gpu, const std::string& what,
+                                    bool host_frames_forced = false) {
+  if (gpu.backend == Backend::cuda && !host_frames_forced) {
+    EXPECT_EQ(gpu.cuda_host_frames, 0u) << what << ": " << gpu.cuda_host_frames << " of " << gpu.frames
+                                        << " frames were computed on the host, not the device";
+  }
   EXPECT_EQ(gpu.frames, cpu.frames) << what;
   EXPECT_EQ(gpu.scores.metric_count(), cpu.scores.metric_count()) << what;
   std::size_t compared = 0, differing = 0;
@@ -107,14 +115,16 @@ inline void expect_cuda_equals_cpu_and_r(const GoldenCase& c, const GoldenRun& r
     }
 }
 
-// The extractor of `feature` offers a CUDA worker exactly in CUDA builds
-// (asking makes no CUDA call, so this runs in every build).
+// The extractor of `feature` offers a CUDA worker exactly in CUDA builds, and
+// its FeatureInfo says so (asking makes no CUDA call, so this runs in every
+// build).
 inline void expect_cuda_worker_exactly_in_cuda_builds(const std::string& feature, const VideoFormat& fmt) {
   const FeatureRequest req = parse_feature_request(feature);
   auto extractor = req.info->create(req.options);
   extractor->init(fmt);
   const bool has_worker = extractor->make_cuda_worker() != nullptr;
   EXPECT_EQ(has_worker, cuda_status().built) << feature;
+  EXPECT_EQ(req.info->has_cuda, has_worker) << feature << ": FeatureInfo::has_cuda disagrees with the extractor";
 }
 
 // One feature on RampNoiseContent of `kind`: CUDA with 2 threads gives the

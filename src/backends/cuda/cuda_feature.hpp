@@ -79,7 +79,7 @@ inline PlaneNeeds luma_pair_needs() {
 inline void require_luma_pair(const DeviceFrame& frame, unsigned w, unsigned h, const char* feature) {
   const DevicePlane &ref = frame.ref.plane[0], &dis = frame.dist.plane[0];
   if (!ref.data || !dis.data || ref.width != w || ref.height != h || dis.width != w || dis.height != h)
-    throw Error("internal: " + std::string(feature) + "'s CUDA worker did not get both luma planes at " +
+    throw InternalError("internal: " + std::string(feature) + "'s CUDA worker did not get both luma planes at " +
                 std::to_string(w) + "x" + std::to_string(h) + " on the device");
 }
 
@@ -103,6 +103,11 @@ class FeatureWorker {
   // frame) and the outputs, as the CPU worker's extract() sets them. `in`
   // has the frame index and the host pictures (current and history).
   virtual void finish(const FrameInput& in, FrameOutput& out) = 0;
+  // Frames finish() computed on the host instead of taking the device's
+  // results (an undecided-sample queue that overflowed, a frame-wide
+  // fallback). Counted so that a run (RunResult::cuda_host_frames) and the
+  // CUDA tests can tell a device result from a host recomputation.
+  virtual std::uint64_t host_frames() const { return 0; }
 };
 
 }  // namespace exactvmaf::cuda

@@ -11,33 +11,12 @@
 
 #include "backends/cuda/check.cuh"
 #include "backends/cuda/cuda_feature.hpp"
+#include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/runner.hpp"
 
 namespace exactvmaf::cuda {
 
 namespace {
-
-// A pitched device allocation, freed on destruction.
-class DeviceBuffer {
- public:
-  DeviceBuffer() = default;
-  DeviceBuffer(std::size_t width_bytes, std::size_t rows) {
-    void* p = nullptr;
-    EXACTVMAF_CUDA_CHECK(cudaMallocPitch(&p, &pitch_, std::max<std::size_t>(width_bytes, 1), std::max<std::size_t>(rows, 1)));
-    data_ = static_cast<std::uint8_t*>(p);
-  }
-  DeviceBuffer(DeviceBuffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), pitch_(o.pitch_) {}
-  DeviceBuffer& operator=(DeviceBuffer&&) = delete;
-  ~DeviceBuffer() {
-    if (data_) (void)cudaFree(data_);
-  }
-  std::uint8_t* data() const { return data_; }
-  std::size_t pitch() const { return pitch_; }
-
- private:
-  std::uint8_t* data_ = nullptr;
-  std::size_t pitch_ = 0;
-};
 
 class CudaFrameRunner final : public FrameRunner {
  public:
@@ -56,7 +35,11 @@ class CudaFrameRunner final : public FrameRunner {
   }
   ~CudaFrameRunner() override { release(); }
 
-  RunnerTimes times() const override { return times_; }
+  RunnerStats stats() const override {
+    RunnerStats s = times_;
+    for (const auto& w : workers_) s.host_frames += w->host_frames();
+    return s;
+  }
 
   void run(const FrameInput& in, const std::vector<bool>& active, std::vector<FrameOutput>& outputs) override {
     if (opts_.timing) EXACTVMAF_CUDA_CHECK(cudaEventRecord(events_[0], stream_));
@@ -91,19 +74,19 @@ class CudaFrameRunner final : public FrameRunner {
 
  private:
   void setup() {
-    if (features_.size() > 64) throw Error("internal: more than 64 features in one CUDA run");
+    if (features_.size() > 64) throw InternalError("internal: more than 64 features in one CUDA run");
     PlaneNeeds needs;
     unsigned history = 0;
     for (const auto& f : features_) {
       auto w = f.extractor->make_cuda_worker();
-      if (!w) throw Error("internal: a feature lost its CUDA worker");
+      if (!w) throw InternalError("internal: a feature lost its CUDA worker");
       const PlaneNeeds n = w->planes();
       needs |= n;
       if (n.any_history()) history = std::max(history, f.history);
       workers_.push_back(std::move(w));
     }
     if (history > kMaxHistory)
-      throw Error("internal: a CUDA feature asks for " + std::to_string(history) + " previous frames (at most " +
+      throw InternalError("internal: a CUDA feature asks for " + std::to_string(history) + " previous frames (at most " +
                   std::to_string(kMaxHistory) + ")");
     needs_ = needs;
     frame_.format = opts_.format;
@@ -116,7 +99,7 @@ class CudaFrameRunner final : public FrameRunner {
     }
     // Defined samples in the history slots before the clip fills them.
     for (std::size_t i = 0; i < buffers_.size(); ++i)
-      EXACTVMAF_CUDA_CHECK(cudaMemset2DAsync(buffers_[i].data(), buffers_[i].pitch(), 0, buffers_[i].pitch(),
+      EXACTVMAF_CUDA_CHECK(cudaMemset2DAsync(buffers_[i].get(), buffers_[i].pitch(), 0, buffers_[i].pitch(),
                                              buffer_rows_[i], stream_));
     for (auto& w : workers_) w->setup(frame_, stream_);
     EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -127,9 +110,9 @@ class CudaFrameRunner final : public FrameRunner {
     for (unsigned p = 0; p < f.planes(); ++p) {
       if (!(planes & (1u << p))) continue;
       const unsigned w = f.picture_width(p), h = f.picture_height(p);
-      buffers_.emplace_back(static_cast<std::size_t>(w) * f.bytes_per_sample(), h);
+      buffers_.push_back(DeviceBuffer<std::uint8_t>::pitched(static_cast<std::size_t>(w) * f.bytes_per_sample(), h));
       buffer_rows_.push_back(std::max(h, 1u));
-      pic.plane[p] = {buffers_.back().data(), buffers_.back().pitch(), w, h};
+      pic.plane[p] = {buffers_.back().get(), buffers_.back().pitch(), w, h};
     }
   }
 
@@ -180,7 +163,7 @@ class CudaFrameRunner final : public FrameRunner {
     cudaGraphExec_t exec = nullptr;
     const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
     (void)cudaGraphDestroy(graph);
-    if (e != cudaSuccess) throw Error("CUDA: cudaGraphInstantiate failed: " + error_text(e));
+    if (e != cudaSuccess) throw InternalError("CUDA: cudaGraphInstantiate failed: " + error_text(e));
     graphs_.emplace(mask, exec);
     return exec;
   }
@@ -202,12 +185,12 @@ class CudaFrameRunner final : public FrameRunner {
   cudaStream_t stream_ = nullptr;
   std::vector<std::unique_ptr<FeatureWorker>> workers_;
   PlaneNeeds needs_;
-  std::vector<DeviceBuffer> buffers_;
+  std::vector<DeviceBuffer<std::uint8_t>> buffers_;
   std::vector<unsigned> buffer_rows_;
   DeviceFrame frame_;
   std::map<std::uint64_t, cudaGraphExec_t> graphs_;
   cudaEvent_t events_[3] = {nullptr, nullptr, nullptr};
-  RunnerTimes times_;
+  RunnerStats times_;  // the device times
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 // stand-ins instead of runner.cu / device.cu.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,9 +30,12 @@ struct RunnerFeature {
   unsigned history = 0;                   // its history()
 };
 
-// Device milliseconds a runner spent (RunnerOptions::timing).
-struct RunnerTimes {
+// What a runner measured and counted: device milliseconds (with
+// RunnerOptions::timing) and the frames its workers computed on the host
+// (FeatureWorker::host_frames).
+struct RunnerStats {
   double upload_ms = 0, kernel_ms = 0;
+  std::uint64_t host_frames = 0;
 };
 
 // One pipeline thread's device state: a stream, the fixed device planes, the
@@ -44,7 +48,7 @@ class FrameRunner {
   // available (most recent first); active[e]: feature e runs on this frame;
   // outputs[e] receives its values.
   virtual void run(const FrameInput& in, const std::vector<bool>& active, std::vector<FrameOutput>& outputs) = 0;
-  virtual RunnerTimes times() const { return {}; }
+  virtual RunnerStats stats() const = 0;
 };
 
 struct RunnerOptions {

@@ -5,42 +5,42 @@
 // columns (mirrored neighbours) and tails go to the scalar functions.
 #include "features/adm/adm_simd.hpp"
 
-#if EXACTVMAF_ADM_HAVE_AVX2
+#if EXACTVMAF_SIMD_X86
 #include <immintrin.h>
 
 namespace exactvmaf::adm {
 namespace {
 
-#define EXACTVMAF_AVX2 __attribute__((target("avx2")))
-
-EXACTVMAF_AVX2 inline __m256i load256(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
-EXACTVMAF_AVX2 inline __m128i load128(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
-EXACTVMAF_AVX2 inline void store256(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
+EXACTVMAF_TARGET_AVX2 inline __m256i load256(const void* p) {
+  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
+EXACTVMAF_TARGET_AVX2 inline __m128i load128(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
+EXACTVMAF_TARGET_AVX2 inline void store256(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
 // Eight int16 samples as int32 lanes.
-EXACTVMAF_AVX2 inline __m256i load_i16x8(const i16* p) { return _mm256_cvtepi16_epi32(load128(p)); }
+EXACTVMAF_TARGET_AVX2 inline __m256i load_i16x8(const i16* p) { return _mm256_cvtepi16_epi32(load128(p)); }
 
 // The low 16 bits of each int32 lane, sign-extended (C's (int16_t) cast).
-EXACTVMAF_AVX2 inline __m256i trunc16(__m256i x) { return _mm256_srai_epi32(_mm256_slli_epi32(x, 16), 16); }
+EXACTVMAF_TARGET_AVX2 inline __m256i trunc16(__m256i x) { return _mm256_srai_epi32(_mm256_slli_epi32(x, 16), 16); }
 
 // Sixteen int32 lanes (a: samples 0..7, b: 8..15) stored as int16 with C's
 // truncating cast.
-EXACTVMAF_AVX2 inline void store_trunc16(i16* dst, __m256i a, __m256i b) {
+EXACTVMAF_TARGET_AVX2 inline void store_trunc16(i16* dst, __m256i a, __m256i b) {
   const __m256i p = _mm256_packs_epi32(trunc16(a), trunc16(b));  // saturation never triggers now
   store256(dst, _mm256_permute4x64_epi64(p, 0xd8));
 }
 
-EXACTVMAF_AVX2 inline __m256i tap_pair16(i32 first, i32 second) {
+EXACTVMAF_TARGET_AVX2 inline __m256i tap_pair16(i32 first, i32 second) {
   return _mm256_set1_epi32(static_cast<int>((static_cast<u32>(second) << 16) | (static_cast<u32>(first) & 0xffffu)));
 }
 
 // Arithmetic right shift of 64-bit lanes (AVX2 has only the logical one):
 // floor(x / 2^n) = ~(~x >> n) for negative x.
-EXACTVMAF_AVX2 inline __m256i srai64(__m256i x, __m128i n) {
+EXACTVMAF_TARGET_AVX2 inline __m256i srai64(__m256i x, __m128i n) {
   const __m256i sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), x);
   return _mm256_xor_si256(_mm256_srl_epi64(_mm256_xor_si256(x, sign), n), sign);
 }
 
-EXACTVMAF_AVX2 inline u64 hsum64(__m256i v) {
+EXACTVMAF_TARGET_AVX2 inline u64 hsum64(__m256i v) {
   alignas(32) u64 lanes[4];
   _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), v);
   return lanes[0] + lanes[1] + lanes[2] + lanes[3];
@@ -52,8 +52,8 @@ EXACTVMAF_AVX2 inline u64 hsum64(__m256i v) {
 // as they are; wider ones as s - 2^15 (int16), which takes 2^15 * (sum of
 // the taps) off the sum: 2^15 * 46342 for lo, 0 for hi. Each vpmaddwd sum is
 // below 2^31 in magnitude; the rest is modulo 2^32, as the scalar uint32.
-EXACTVMAF_AVX2 inline void dwt0_v_pass(__m256i p01_l, __m256i p01_h, __m256i p23_l, __m256i p23_h, __m256i t01,
-                                       __m256i t23, __m256i fix, __m128i shift, i16* dst) {
+EXACTVMAF_TARGET_AVX2 inline void dwt0_v_pass(__m256i p01_l, __m256i p01_h, __m256i p23_l, __m256i p23_h, __m256i t01,
+                                              __m256i t23, __m256i fix, __m128i shift, i16* dst) {
   __m256i l = _mm256_add_epi32(_mm256_madd_epi16(p01_l, t01), _mm256_madd_epi16(p23_l, t23));
   __m256i u = _mm256_add_epi32(_mm256_madd_epi16(p01_h, t01), _mm256_madd_epi16(p23_h, t23));
   l = trunc16(_mm256_sra_epi32(_mm256_add_epi32(l, fix), shift));
@@ -62,8 +62,8 @@ EXACTVMAF_AVX2 inline void dwt0_v_pass(__m256i p01_l, __m256i p01_h, __m256i p23
 }
 
 template <class Sample>
-EXACTVMAF_AVX2 void dwt0_vertical_avx2(const Sample* src, std::ptrdiff_t stride, int w, int h, int i, unsigned bpc,
-                                       i16* lo, i16* hi) {
+EXACTVMAF_TARGET_AVX2 void dwt0_vertical_avx2(const Sample* src, std::ptrdiff_t stride, int w, int h, int i,
+                                              unsigned bpc, i16* lo, i16* hi) {
   constexpr bool wide = sizeof(Sample) == 2;
   const Sample* r[4];
   for (int k = 0; k < 4; ++k) r[k] = src + dwt_src_index(i, k, h) * stride;
@@ -97,32 +97,20 @@ EXACTVMAF_AVX2 void dwt0_vertical_avx2(const Sample* src, std::ptrdiff_t stride,
   if (j < w) dwt0_vertical_row(src + j, stride, w - j, h, i, bpc, lo + j, hi ? hi + j : nullptr);
 }
 
-// One output of the scale-0 horizontal pass (the scalar loop's body).
-inline void dwt0_horizontal_at(const i16* lo, const i16* hi, int w, int j, i16* a, i16* v, i16* h, i16* d) {
-  const int j0 = dwt_src_index(j, 0, w), j1 = dwt_src_index(j, 1, w), j2 = dwt_src_index(j, 2, w),
-            j3 = dwt_src_index(j, 3, w);
-  a[j] = dwt0_h_lo(lo[j0], lo[j1], lo[j2], lo[j3]);
-  if (hi) {
-    v[j] = dwt0_h_hi(lo[j0], lo[j1], lo[j2], lo[j3]);
-    h[j] = dwt0_h_lo(hi[j0], hi[j1], hi[j2], hi[j3]);
-    d[j] = dwt0_h_hi(hi[j0], hi[j1], hi[j2], hi[j3]);
-  }
-}
-
 // Output j reads inputs 2j-1 .. 2j+2: an unaligned load at 2j-1 pairs
 // (2j-1, 2j) in each int32 lane, one at 2j+1 pairs (2j+1, 2j+2). The int32
 // sum of four int16 x tap products is below 2^31 (32768 * 54822).
-EXACTVMAF_AVX2 inline __m256i dwt0_h8(const i16* p, __m256i t01, __m256i t23) {
+EXACTVMAF_TARGET_AVX2 inline __m256i dwt0_h8(const i16* p, __m256i t01, __m256i t23) {
   const __m256i acc = _mm256_add_epi32(_mm256_madd_epi16(load256(p), t01), _mm256_madd_epi16(load256(p + 2), t23));
   return _mm256_srai_epi32(_mm256_add_epi32(acc, _mm256_set1_epi32(32768)), 16);
 }
 
-EXACTVMAF_AVX2 inline void dwt0_h16(const i16* src, int j, __m256i t01, __m256i t23, i16* dst) {
+EXACTVMAF_TARGET_AVX2 inline void dwt0_h16(const i16* src, int j, __m256i t01, __m256i t23, i16* dst) {
   const __m256i a = dwt0_h8(src + 2 * j - 1, t01, t23), b = dwt0_h8(src + 2 * j + 15, t01, t23);
   store256(dst + j, _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xd8));  // values fit int16
 }
 
-EXACTVMAF_AVX2 void dwt0_horizontal_avx2(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h, i16* d) {
+EXACTVMAF_TARGET_AVX2 void dwt0_horizontal_avx2(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h, i16* d) {
   const int bw = band_size(w);
   const __m256i lo01 = tap_pair16(dwt_lo(0), dwt_lo(1)), lo23 = tap_pair16(dwt_lo(2), dwt_lo(3));
   const __m256i hi01 = tap_pair16(dwt_hi(0), dwt_hi(1)), hi23 = tap_pair16(dwt_hi(2), dwt_hi(3));
@@ -145,14 +133,14 @@ EXACTVMAF_AVX2 void dwt0_horizontal_avx2(const i16* lo, const i16* hi, int w, i1
 // Low 32 bits of (sum + add) >> shift for 64-bit sums in even (e) and odd (o)
 // lanes; shift <= 16 keeps those bits inside the 64-bit sum, so a logical
 // shift gives the same bits as the arithmetic one.
-EXACTVMAF_AVX2 inline __m256i narrow64(__m256i e, __m256i o, __m256i add, __m128i shift) {
+EXACTVMAF_TARGET_AVX2 inline __m256i narrow64(__m256i e, __m256i o, __m256i add, __m128i shift) {
   const __m256i lo = _mm256_srl_epi64(_mm256_add_epi64(e, add), shift);
   const __m256i hi = _mm256_slli_epi64(_mm256_srl_epi64(_mm256_add_epi64(o, add), shift), 32);
   return _mm256_blend_epi32(lo, hi, 0xaa);
 }
 
-EXACTVMAF_AVX2 void dwt_vertical_avx2(const i32* src, std::ptrdiff_t stride, int w, int h, int i, int scale, i32* lo,
-                                      i32* hi) {
+EXACTVMAF_TARGET_AVX2 void dwt_vertical_avx2(const i32* src, std::ptrdiff_t stride, int w, int h, int i, int scale,
+                                             i32* lo, i32* hi) {
   const i32* r[4];
   for (int k = 0; k < 4; ++k) r[k] = src + dwt_src_index(i, k, h) * stride;
   int j = 0;
@@ -195,8 +183,8 @@ EXACTVMAF_AVX2 void dwt_vertical_avx2(const i32* src, std::ptrdiff_t stride, int
 // Scale 1 from int16 samples (dwt1_vertical_i16_row), 16 columns at a time:
 // rows in pairs through vpmaddwd as at scale 0. |sum| <= 32768 * 54822 <
 // 2^31 with no rounding or shift at scale 1: the int32 sums are exact.
-EXACTVMAF_AVX2 inline void dwt1_v16(const i16* const r[4], int j, const __m256i taps[4], std::uintptr_t next_rows,
-                                    i32* lo, i32* hi) {
+EXACTVMAF_TARGET_AVX2 inline void dwt1_v16(const i16* const r[4], int j, const __m256i taps[4],
+                                           std::uintptr_t next_rows, i32* lo, i32* hi) {
   const auto ahead = reinterpret_cast<std::uintptr_t>(r[3] + j) + next_rows;  // as in dwt0_vertical_avx2
   _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
   _mm_prefetch(reinterpret_cast<const char*>(ahead + next_rows / 2), _MM_HINT_T0);
@@ -214,8 +202,8 @@ EXACTVMAF_AVX2 inline void dwt1_v16(const i16* const r[4], int j, const __m256i 
   }
 }
 
-EXACTVMAF_AVX2 void dwt1_vertical_i16_avx2(const i16* src, std::ptrdiff_t stride, int w, int h, int i, i32* lo,
-                                           i32* hi) {
+EXACTVMAF_TARGET_AVX2 void dwt1_vertical_i16_avx2(const i16* src, std::ptrdiff_t stride, int w, int h, int i, i32* lo,
+                                                  i32* hi) {
   if (w < 16 || dwt_vp_shift(1) != 0 || dwt_vp_add(1) != 0) return dwt1_vertical_i16_row(src, stride, w, h, i, lo, hi);
   const i16* r[4];
   for (int k = 0; k < 4; ++k) r[k] = src + dwt_src_index(i, k, h) * stride;
@@ -229,19 +217,9 @@ EXACTVMAF_AVX2 void dwt1_vertical_i16_avx2(const i16* src, std::ptrdiff_t stride
   if (j < w) dwt1_v16(r, w - 16, taps, next_rows, lo, hi);
 }
 
-inline void dwt_horizontal_at(const i32* lo, const i32* hi, int w, int j, i64 add, int shift, i32* a, i32* v, i32* h,
-                              i32* d) {
-  const int j0 = dwt_src_index(j, 0, w), j1 = dwt_src_index(j, 1, w), j2 = dwt_src_index(j, 2, w),
-            j3 = dwt_src_index(j, 3, w);
-  a[j] = dwt_h_lo(lo[j0], lo[j1], lo[j2], lo[j3], add, shift);
-  v[j] = dwt_h_hi(lo[j0], lo[j1], lo[j2], lo[j3], add, shift);
-  h[j] = dwt_h_lo(hi[j0], hi[j1], hi[j2], hi[j3], add, shift);
-  d[j] = dwt_h_hi(hi[j0], hi[j1], hi[j2], hi[j3], add, shift);
-}
-
 // Four outputs j..j+3 in the low halves of 64-bit lanes: an unaligned load
 // at 2j-1 holds inputs (2j-1, 2j) in the (low, high) halves of each lane.
-EXACTVMAF_AVX2 inline __m256i dwt_h4(const i32* p, const __m256i taps[4], __m256i add, __m128i shift) {
+EXACTVMAF_TARGET_AVX2 inline __m256i dwt_h4(const i32* p, const __m256i taps[4], __m256i add, __m128i shift) {
   const __m256i x01 = load256(p), x23 = load256(p + 2);
   __m256i acc = _mm256_add_epi64(_mm256_mul_epi32(x01, taps[0]), _mm256_mul_epi32(_mm256_srli_epi64(x01, 32), taps[1]));
   acc = _mm256_add_epi64(acc, _mm256_mul_epi32(x23, taps[2]));
@@ -249,14 +227,15 @@ EXACTVMAF_AVX2 inline __m256i dwt_h4(const i32* p, const __m256i taps[4], __m256
   return _mm256_srl_epi64(_mm256_add_epi64(acc, add), shift);
 }
 
-EXACTVMAF_AVX2 inline void dwt_h8(const i32* src, int j, const __m256i taps[4], __m256i add, __m128i shift, i32* dst) {
+EXACTVMAF_TARGET_AVX2 inline void dwt_h8(const i32* src, int j, const __m256i taps[4], __m256i add, __m128i shift,
+                                         i32* dst) {
   const __m256i a = dwt_h4(src + 2 * j - 1, taps, add, shift), b = dwt_h4(src + 2 * j + 7, taps, add, shift);
   const __m256i mixed = _mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xaa);  // a0 b0 a1 b1 ...
   store256(dst + j, _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)));
 }
 
-EXACTVMAF_AVX2 void dwt_horizontal_avx2(const i32* lo, const i32* hi, int w, int scale, i32* a, i32* v, i32* h,
-                                        i32* d) {
+EXACTVMAF_TARGET_AVX2 void dwt_horizontal_avx2(const i32* lo, const i32* hi, int w, int scale, i32* a, i32* v, i32* h,
+                                               i32* d) {
   const i64 add = dwt_hp_add(scale);
   const int shift = dwt_hp_shift(scale);
   const int bw = band_size(w);
@@ -282,7 +261,7 @@ EXACTVMAF_AVX2 void dwt_horizontal_avx2(const i32* lo, const i32* hi, int w, int
 // ---- decouple, scale 0 -----------------------------------------------------------
 
 // Eight 32-bit mask lanes from the 4 + 4 lanes of two double comparisons.
-EXACTVMAF_AVX2 inline __m256i mask8_from_pd(__m256d lo, __m256d hi) {
+EXACTVMAF_TARGET_AVX2 inline __m256i mask8_from_pd(__m256d lo, __m256d hi) {
   const int bits = _mm256_movemask_pd(lo) | (_mm256_movemask_pd(hi) << 4);
   const __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(bits), sel), sel);
@@ -292,7 +271,7 @@ EXACTVMAF_AVX2 inline __m256i mask8_from_pd(__m256d lo, __m256d hi) {
 // product and squared norms, which are in [-2^31 + 2^17, 2^31]; only +2^31
 // wraps (to INT32_MIN), and it is put back before the (exact-rounding)
 // float conversion. Then the same double operations as angle_within_1deg.
-EXACTVMAF_AVX2 inline __m256i angle_mask8(__m256i dp, __m256i om, __m256i tm) {
+EXACTVMAF_TARGET_AVX2 inline __m256i angle_mask8(__m256i dp, __m256i om, __m256i tm) {
   const __m256i int_min = _mm256_set1_epi32(INT32_MIN);
   const __m256 two31 = _mm256_set1_ps(2147483648.0f);
   const __m256 dpf = _mm256_blendv_ps(_mm256_cvtepi32_ps(dp), two31, _mm256_castsi256_ps(_mm256_cmpeq_epi32(dp, int_min)));
@@ -335,7 +314,7 @@ inline GainLimit gain_limit_of(double gain) {
   return g;
 }
 
-EXACTVMAF_AVX2 inline __m256i gain_product8(__m256i rst, const GainLimit& g) {
+EXACTVMAF_TARGET_AVX2 inline __m256i gain_product8(__m256i rst, const GainLimit& g) {
   if (g.integral) return _mm256_mullo_epi32(rst, _mm256_set1_epi32(g.as_int));
   const __m256d gv = _mm256_set1_pd(g.value);
   const __m128i lo = _mm256_cvttpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(rst)), gv));
@@ -347,8 +326,8 @@ EXACTVMAF_AVX2 inline __m256i gain_product8(__m256i rst, const GainLimit& g) {
 // table, rst, and the gain limit; returns lim (r = (int16)lim, a = (int16)(t - lim)).
 // k = (q * t + 2^14) >> 15 with |q| <= 2^30 is formed exactly in int32 from
 // q = qh * 2^15 + ql: qh * t + ((ql * t + 2^14) >> 15).
-EXACTVMAF_AVX2 inline __m256i decouple0_band8(__m256i o, __m256i t, __m256i angle, const i32* div_centre,
-                                              const GainLimit& g) {
+EXACTVMAF_TARGET_AVX2 inline __m256i decouple0_band8(__m256i o, __m256i t, __m256i angle, const i32* div_centre,
+                                                     const GainLimit& g) {
   const __m256i zero = _mm256_setzero_si256();
   const __m256i k_max = _mm256_set1_epi32(32768);
   const __m256i q = _mm256_i32gather_epi32(div_centre, o, 4);
@@ -366,8 +345,9 @@ EXACTVMAF_AVX2 inline __m256i decouple0_band8(__m256i o, __m256i t, __m256i angl
   return _mm256_blendv_epi8(rst, bounded, limited);
 }
 
-EXACTVMAF_AVX2 void decouple0_avx2(const Bands3<const i16>& ref, const Bands3<const i16>& dis, int i, int j0, int j1,
-                                   double gain, const i32* div_lookup, const Bands3<i16>& r, const Bands3<i16>& a) {
+EXACTVMAF_TARGET_AVX2 void decouple0_avx2(const Bands3<const i16>& ref, const Bands3<const i16>& dis, int i, int j0,
+                                          int j1, double gain, const i32* div_lookup, const Bands3<i16>& r,
+                                          const Bands3<i16>& a) {
   const i16 *oh = ref.row(0, i), *ov = ref.row(1, i), *od = ref.row(2, i);
   const i16 *th = dis.row(0, i), *tv = dis.row(1, i), *td = dis.row(2, i);
   i16* rr[3] = {r.row(0, i), r.row(1, i), r.row(2, i)};
@@ -402,7 +382,7 @@ EXACTVMAF_AVX2 void decouple0_avx2(const Bands3<const i16>& ref, const Bands3<co
 
 // ---- CSF ---------------------------------------------------------------------------
 
-EXACTVMAF_AVX2 void csf0_avx2(const i16* src, u32 i_rfactor, int band, int j0, int j1, i16* dst, i16* flt) {
+EXACTVMAF_TARGET_AVX2 void csf0_avx2(const i16* src, u32 i_rfactor, int band, int j0, int j1, i16* dst, i16* flt) {
   const __m256i rf = _mm256_set1_epi32(static_cast<int>(i_rfactor));  // uint16: the int32 product is exact
   const __m256i round = _mm256_set1_epi32(csf0_round(band));
   const __m128i shift = _mm_cvtsi32_si128(csf0_shift(band));
@@ -424,23 +404,23 @@ EXACTVMAF_AVX2 void csf0_avx2(const i16* src, u32 i_rfactor, int band, int j0, i
 // (int64{src} * u32 factor) modulo 2^64 in even 64-bit lanes (src in the low
 // halves): vpmuludq treats src as unsigned, which adds factor * 2^32 for a
 // negative src.
-EXACTVMAF_AVX2 inline __m256i mul_i32_u32_even(__m256i src, __m256i factor) {
+EXACTVMAF_TARGET_AVX2 inline __m256i mul_i32_u32_even(__m256i src, __m256i factor) {
   const __m256i p = _mm256_mul_epu32(src, factor);
   const __m256i neg = _mm256_srai_epi32(_mm256_shuffle_epi32(src, 0xa0), 31);  // sign of the low half, in both halves
   return _mm256_sub_epi64(p, _mm256_slli_epi64(_mm256_and_si256(neg, factor), 32));
 }
 
 // Bits 32..63 of a 64-bit value in each lane, for even and odd lanes merged.
-EXACTVMAF_AVX2 inline __m256i high_halves(__m256i e, __m256i o) {
+EXACTVMAF_TARGET_AVX2 inline __m256i high_halves(__m256i e, __m256i o) {
   return _mm256_blend_epi32(_mm256_srli_epi64(e, 32), o, 0xaa);
 }
 // Bits s..s+31 (s <= 32) of 64-bit values.
-EXACTVMAF_AVX2 inline __m256i bits_at(__m256i e, __m256i o, __m128i s) {
+EXACTVMAF_TARGET_AVX2 inline __m256i bits_at(__m256i e, __m256i o, __m128i s) {
   return _mm256_blend_epi32(_mm256_srl_epi64(e, s), _mm256_slli_epi64(_mm256_srl_epi64(o, s), 32), 0xaa);
 }
 
 // csf_s123_value for eight int32 samples.
-EXACTVMAF_AVX2 inline __m256i csf_s123_value8(__m256i s, __m256i rf) {
+EXACTVMAF_TARGET_AVX2 inline __m256i csf_s123_value8(__m256i s, __m256i rf) {
   const __m256i round = _mm256_set1_epi64x(i64{1} << 27);
   const __m128i s28 = _mm_cvtsi32_si128(28);
   const __m256i e = _mm256_add_epi64(mul_i32_u32_even(s, rf), round);
@@ -449,7 +429,7 @@ EXACTVMAF_AVX2 inline __m256i csf_s123_value8(__m256i s, __m256i rf) {
 }
 
 // wrap32((int64{c} * abs32(v) + INT32_MIN) >> 32): bits 32..63 of the sum.
-EXACTVMAF_AVX2 inline __m256i reciprocal_term8(__m256i v, i32 c) {
+EXACTVMAF_TARGET_AVX2 inline __m256i reciprocal_term8(__m256i v, i32 c) {
   const __m256i a = _mm256_abs_epi32(v);
   const __m256i cv = _mm256_set1_epi64x(c), bias = _mm256_set1_epi64x(INT32_MIN);
   const __m256i e = _mm256_add_epi64(_mm256_mul_epi32(a, cv), bias);
@@ -457,7 +437,7 @@ EXACTVMAF_AVX2 inline __m256i reciprocal_term8(__m256i v, i32 c) {
   return high_halves(e, o);
 }
 
-EXACTVMAF_AVX2 void csf_s123_avx2(const i32* src, u32 i_rfactor, int j0, int j1, i32* dst, i32* flt) {
+EXACTVMAF_TARGET_AVX2 void csf_s123_avx2(const i32* src, u32 i_rfactor, int j0, int j1, i32* dst, i32* flt) {
   const __m256i rf = _mm256_set1_epi64x(static_cast<i64>(i_rfactor));
   int j = j0;
   for (; j + 8 <= j1; j += 8) {
@@ -477,7 +457,7 @@ struct CubeConsts {
   __m128i shift_sq, shift_cub;
 };
 
-EXACTVMAF_AVX2 inline __m256i cube_sum8(__m256i acc, __m256i x, __m256i thr, const CubeConsts& c) {
+EXACTVMAF_TARGET_AVX2 inline __m256i cube_sum8(__m256i acc, __m256i x, __m256i thr, const CubeConsts& c) {
   __m256i v = _mm256_sub_epi32(_mm256_abs_epi32(x), thr);
   v = _mm256_max_epi32(v, _mm256_setzero_si256());
   // v = 0 gives v_sq = 0 and a term (0 + add_cub) >> shift_cub = 0 (add_cub < 2^shift_cub).
@@ -494,14 +474,14 @@ EXACTVMAF_AVX2 inline __m256i cube_sum8(__m256i acc, __m256i x, __m256i thr, con
   return _mm256_add_epi64(acc, _mm256_add_epi64(srai64(p_e, c.shift_cub), srai64(p_o, c.shift_cub)));
 }
 
-EXACTVMAF_AVX2 inline __m256i load8(const i16* p) { return load_i16x8(p); }
-EXACTVMAF_AVX2 inline __m256i load8(const i32* p) { return load256(p); }
+EXACTVMAF_TARGET_AVX2 inline __m256i load8(const i16* p) { return load_i16x8(p); }
+EXACTVMAF_TARGET_AVX2 inline __m256i load8(const i32* p) { return load256(p); }
 // The masking threshold's own-sample term (cm0_centre, cm_s123_centre).
-EXACTVMAF_AVX2 inline __m256i centre8(const i16* p) {
+EXACTVMAF_TARGET_AVX2 inline __m256i centre8(const i16* p) {
   const __m256i prod = _mm256_mullo_epi32(_mm256_abs_epi32(load_i16x8(p)), _mm256_set1_epi32(8738));
   return trunc16(_mm256_srai_epi32(_mm256_add_epi32(prod, _mm256_set1_epi32(2048)), 12));
 }
-EXACTVMAF_AVX2 inline __m256i centre8(const i32* p) { return reciprocal_term8(load256(p), 286331153); }
+EXACTVMAF_TARGET_AVX2 inline __m256i centre8(const i32* p) { return reciprocal_term8(load256(p), 286331153); }
 
 // Columns per pass of the threshold buffers (kept in L1).
 constexpr int cm_chunk = 256;
@@ -512,8 +492,8 @@ constexpr int cm_chunk = 256;
 // the middle row's own sample plus the centre term. All modulo 2^32 (the
 // scalar int32 sums, which wrap only at scales 1..3, in another order).
 template <class T>
-EXACTVMAF_AVX2 void thresholds8(const T* const up[3], const T* const mid[3], const T* const dn[3],
-                                const T* const ang[3], int c0, int c1, i32* thr) {
+EXACTVMAF_TARGET_AVX2 void thresholds8(const T* const up[3], const T* const mid[3], const T* const dn[3],
+                                       const T* const ang[3], int c0, int c1, i32* thr) {
   alignas(32) i32 vsum[cm_chunk + 8];
   const int n = c1 - c0;
   int k = 0;
@@ -565,9 +545,9 @@ inline void add_sums(CmRowSums& s, const CmRowSums& t) {
   s.d = wrap_add(s.d, t.d);
 }
 
-EXACTVMAF_AVX2 CmRowSums cm0_avx2(const Bands3<const i16>& src, const Bands3<const i16>& angles,
-                                  const Bands3<const i16>& flt, const u32 i_rfactor[3], int w, int h, int i, int j0,
-                                  int j1, const Cm0Shifts& s) {
+EXACTVMAF_TARGET_AVX2 CmRowSums cm0_avx2(const Bands3<const i16>& src, const Bands3<const i16>& angles,
+                                         const Bands3<const i16>& flt, const u32 i_rfactor[3], int w, int h, int i,
+                                         int j0, int j1, const Cm0Shifts& s) {
   // Columns with both neighbours inside the band: 1 .. w-2.
   const int vj0 = j0 > 1 ? j0 : 1;
   const int vj1 = vj0 + ((j1 < w - 1 ? j1 : w - 1) - vj0) / 8 * 8;
@@ -602,9 +582,9 @@ EXACTVMAF_AVX2 CmRowSums cm0_avx2(const Bands3<const i16>& src, const Bands3<con
   return sums;
 }
 
-EXACTVMAF_AVX2 CmRowSums cm_s123_avx2(const Bands3<const i32>& src, const Bands3<const i32>& angles,
-                                      const Bands3<const i32>& flt, const u32 i_rfactor[3], int w, int h, int i,
-                                      int j0, int j1, u32 shift_cub, i64 add_cub) {
+EXACTVMAF_TARGET_AVX2 CmRowSums cm_s123_avx2(const Bands3<const i32>& src, const Bands3<const i32>& angles,
+                                             const Bands3<const i32>& flt, const u32 i_rfactor[3], int w, int h, int i,
+                                             int j0, int j1, u32 shift_cub, i64 add_cub) {
   const int vj0 = j0 > 1 ? j0 : 1;
   const int vj1 = vj0 + ((j1 < w - 1 ? j1 : w - 1) - vj0) / 8 * 8;
   if (vj1 - vj0 < 8) return cm_s123_row(src, angles, flt, i_rfactor, w, h, i, j0, j1, shift_cub, add_cub);
@@ -634,7 +614,7 @@ EXACTVMAF_AVX2 CmRowSums cm_s123_avx2(const Bands3<const i32>& src, const Bands3
 
 // ---- denominator -------------------------------------------------------------
 
-EXACTVMAF_AVX2 DenRowSums den0_avx2(const Bands3<const i16>& ref, int i, int j0, int j1) {
+EXACTVMAF_TARGET_AVX2 DenRowSums den0_avx2(const Bands3<const i16>& ref, int i, int j0, int j1) {
   const i16* rows[3] = {ref.row(0, i), ref.row(1, i), ref.row(2, i)};
   __m256i acc[3] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
   int j = j0;
@@ -656,16 +636,16 @@ EXACTVMAF_AVX2 DenRowSums den0_avx2(const Bands3<const i16>& ref, int i, int j0,
 
 // One lane group of den_s123_cube: q = (a^2 + 2^sq) >> sq is below 2^33, so
 // q * a (mod 2^64) = lo32(q) * a + (q >> 32) * a * 2^32.
-EXACTVMAF_AVX2 inline __m256i den_cube4(__m256i a, __m256i add_sq, __m128i shift_sq, __m256i add_cub,
-                                        __m128i shift_cub) {
+EXACTVMAF_TARGET_AVX2 inline __m256i den_cube4(__m256i a, __m256i add_sq, __m128i shift_sq, __m256i add_cub,
+                                               __m128i shift_cub) {
   const __m256i q = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(a, a), add_sq), shift_sq);
   __m256i p = _mm256_mul_epu32(q, a);
   p = _mm256_add_epi64(p, _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(q, 32), a), 32));
   return _mm256_srl_epi64(_mm256_add_epi64(p, add_cub), shift_cub);
 }
 
-EXACTVMAF_AVX2 DenRowSums den_s123_avx2(const Bands3<const i32>& ref, int i, int j0, int j1, u32 shift_sq,
-                                        u32 shift_cub, u64 add_cub) {
+EXACTVMAF_TARGET_AVX2 DenRowSums den_s123_avx2(const Bands3<const i32>& ref, int i, int j0, int j1, u32 shift_sq,
+                                               u32 shift_cub, u64 add_cub) {
   const i32* rows[3] = {ref.row(0, i), ref.row(1, i), ref.row(2, i)};
   const __m256i add_sq = _mm256_set1_epi64x(i64{1} << shift_sq);
   const __m256i add_cub_v = _mm256_set1_epi64x(static_cast<i64>(add_cub));

@@ -5,7 +5,7 @@
 // arithmetic shifts.
 #include "features/adm/adm_simd.hpp"
 
-#if EXACTVMAF_ADM_HAVE_AVX2
+#if EXACTVMAF_SIMD_X86
 // gcc 12 warns about the deliberately undefined source operands inside its
 // own AVX-512 intrinsic headers (a known false positive).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -15,15 +15,15 @@
 namespace exactvmaf::adm {
 namespace {
 
-#define EXACTVMAF_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd")))
-
-EXACTVMAF_AVX512 inline __m256i load256(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
-EXACTVMAF_AVX512 inline void store256(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
+EXACTVMAF_TARGET_AVX512 inline __m256i load256(const void* p) {
+  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
+EXACTVMAF_TARGET_AVX512 inline void store256(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
 
 // The angle island for eight samples: the int64 products (wrapping as the
 // scalar code's unsigned sums), converted to float and compared in double
 // with the same operations as angle_within_1deg.
-EXACTVMAF_AVX512 inline __mmask8 angle_mask(__m512i oh, __m512i ov, __m512i th, __m512i tv) {
+EXACTVMAF_TARGET_AVX512 inline __mmask8 angle_mask(__m512i oh, __m512i ov, __m512i th, __m512i tv) {
   const __m512i dp = _mm512_add_epi64(_mm512_mul_epi32(oh, th), _mm512_mul_epi32(ov, tv));
   const __m512i om = _mm512_add_epi64(_mm512_mul_epi32(oh, oh), _mm512_mul_epi32(ov, ov));
   const __m512i tm = _mm512_add_epi64(_mm512_mul_epi32(th, th), _mm512_mul_epi32(tv, tv));
@@ -46,7 +46,7 @@ struct Gain {
 // sign-extended int64 lanes); returns wrap32(lim).
 // decouple_k_s123's table lookup: the 15 leading bits of |o| (rounded) index
 // the reciprocal table; returns the entry and sets the extra shift.
-EXACTVMAF_AVX512 inline __m256i reciprocal8(__m256i o, const i32* div_centre, __m256i* shift_out) {
+EXACTVMAF_TARGET_AVX512 inline __m256i reciprocal8(__m256i o, const i32* div_centre, __m256i* shift_out) {
   const __m256i abs_o = _mm256_abs_epi32(o);  // as uint32
   const __mmask8 big = _mm256_cmpge_epu32_mask(abs_o, _mm256_set1_epi32(32768));
   const __m256i shift =
@@ -61,8 +61,8 @@ EXACTVMAF_AVX512 inline __m256i reciprocal8(__m256i o, const i32* div_centre, __
 
 // q and shift from reciprocal8 (gathered early by the caller: the gather's
 // latency is what this loop waits on).
-EXACTVMAF_AVX512 inline __m256i decouple_s123_band8(__m256i o, __m256i t, __m256i q, __m256i shift, __mmask8 angle,
-                                                    const Gain& g) {
+EXACTVMAF_TARGET_AVX512 inline __m256i decouple_s123_band8(__m256i o, __m256i t, __m256i q, __m256i shift,
+                                                           __mmask8 angle, const Gain& g) {
   const __m512i o64 = _mm512_cvtepi32_epi64(o), t64 = _mm512_cvtepi32_epi64(t);
   __m512i num = _mm512_mul_epi32(_mm512_cvtepi32_epi64(q), t64);
   const __mmask8 o_neg = _mm256_cmplt_epi32_mask(o, _mm256_setzero_si256());
@@ -90,9 +90,9 @@ EXACTVMAF_AVX512 inline __m256i decouple_s123_band8(__m256i o, __m256i t, __m256
   return _mm512_cvtepi64_epi32(_mm512_mask_blend_epi64(limited, rst, bounded));
 }
 
-EXACTVMAF_AVX512 void decouple_s123_avx512(const Bands3<const i32>& ref, const Bands3<const i32>& dis, int i, int j0,
-                                           int j1, double gain, const i32* div_lookup, const Bands3<i32>& r,
-                                           const Bands3<i32>& a) {
+EXACTVMAF_TARGET_AVX512 void decouple_s123_avx512(const Bands3<const i32>& ref, const Bands3<const i32>& dis, int i,
+                                                  int j0, int j1, double gain, const i32* div_lookup,
+                                                  const Bands3<i32>& r, const Bands3<i32>& a) {
   const i32* o_rows[3] = {ref.row(0, i), ref.row(1, i), ref.row(2, i)};
   const i32* t_rows[3] = {dis.row(0, i), dis.row(1, i), dis.row(2, i)};
   i32* r_rows[3] = {r.row(0, i), r.row(1, i), r.row(2, i)};
@@ -124,10 +124,10 @@ EXACTVMAF_AVX512 void decouple_s123_avx512(const Bands3<const i32>& ref, const B
 }
 
 // Sixteen samples as int32 lanes.
-EXACTVMAF_AVX512 inline __m512i load16(const i16* p) {
+EXACTVMAF_TARGET_AVX512 inline __m512i load16(const i16* p) {
   return _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }
-EXACTVMAF_AVX512 inline __m512i load16(const i32* p) { return _mm512_loadu_si512(p); }
+EXACTVMAF_TARGET_AVX512 inline __m512i load16(const i32* p) { return _mm512_loadu_si512(p); }
 
 // ---- DWT, scale 0 (32 samples at a time) -----------------------------------------------
 
@@ -135,7 +135,7 @@ EXACTVMAF_AVX512 inline __m512i load16(const i32* p) { return _mm512_loadu_si512
 // 128-bit lane pair after the unpacks) and u (4-7, 12-15, ...), back in
 // sample order: C's truncating (int16_t) casts, as vpackssdw of the
 // truncated values in the AVX2 kernel.
-EXACTVMAF_AVX512 inline __m512i interleave_low16(__m512i l, __m512i u) {
+EXACTVMAF_TARGET_AVX512 inline __m512i interleave_low16(__m512i l, __m512i u) {
   alignas(64) static constexpr short index[32] = {0,  2,  4,  6,  32, 34, 36, 38, 8,  10, 12, 14, 40, 42, 44, 46,
                                                   16, 18, 20, 22, 48, 50, 52, 54, 24, 26, 28, 30, 56, 58, 60, 62};
   return _mm512_permutex2var_epi16(l, _mm512_load_si512(index), u);
@@ -143,8 +143,8 @@ EXACTVMAF_AVX512 inline __m512i interleave_low16(__m512i l, __m512i u) {
 
 // One band of the vertical pass (see dwt0_v_pass in adm_avx2.cpp): the row
 // pairs through vpmaddwd with a pair of taps, the sum modulo 2^32.
-EXACTVMAF_AVX512 inline void dwt0_v_pass32(__m512i p01_l, __m512i p01_h, __m512i p23_l, __m512i p23_h, __m512i t01,
-                                           __m512i t23, __m512i fix, __m128i shift, i16* dst) {
+EXACTVMAF_TARGET_AVX512 inline void dwt0_v_pass32(__m512i p01_l, __m512i p01_h, __m512i p23_l, __m512i p23_h,
+                                                  __m512i t01, __m512i t23, __m512i fix, __m128i shift, i16* dst) {
   __m512i l = _mm512_add_epi32(_mm512_madd_epi16(p01_l, t01), _mm512_madd_epi16(p23_l, t23));
   __m512i u = _mm512_add_epi32(_mm512_madd_epi16(p01_h, t01), _mm512_madd_epi16(p23_h, t23));
   l = _mm512_sra_epi32(_mm512_add_epi32(l, fix), shift);
@@ -152,7 +152,7 @@ EXACTVMAF_AVX512 inline void dwt0_v_pass32(__m512i p01_l, __m512i p01_h, __m512i
   _mm512_storeu_si512(dst, interleave_low16(l, u));
 }
 
-EXACTVMAF_AVX512 inline __m512i tap_pair32(i32 first, i32 second) {
+EXACTVMAF_TARGET_AVX512 inline __m512i tap_pair32(i32 first, i32 second) {
   return _mm512_set1_epi32(static_cast<int>((static_cast<u32>(second) << 16) | (static_cast<u32>(first) & 0xffffu)));
 }
 
@@ -164,8 +164,8 @@ struct Dwt0VerticalConsts {
 
 // Columns j..j+31 of the vertical pass (lambdas would not inherit the target attribute).
 template <class Sample>
-EXACTVMAF_AVX512 inline void dwt0_v_block(const Sample* const r[4], int j, const Dwt0VerticalConsts& c, i16* lo,
-                                          i16* hi) {
+EXACTVMAF_TARGET_AVX512 inline void dwt0_v_block(const Sample* const r[4], int j, const Dwt0VerticalConsts& c, i16* lo,
+                                                 i16* hi) {
   // The source rows come from memory (each is read by two output rows): fetch rows r[3] + 2 and r[3] + 3, which
   // the next two output rows add. Prefetches never fault; the address is an integer so no pointer leaves its
   // array. Measured: this pass took 11% of adm's time without, 2% with.
@@ -184,8 +184,8 @@ EXACTVMAF_AVX512 inline void dwt0_v_block(const Sample* const r[4], int j, const
 }
 
 template <class Sample>
-EXACTVMAF_AVX512 void dwt0_vertical_avx512(const Sample* src, std::ptrdiff_t stride, int w, int h, int i, unsigned bpc,
-                                           i16* lo, i16* hi) {
+EXACTVMAF_TARGET_AVX512 void dwt0_vertical_avx512(const Sample* src, std::ptrdiff_t stride, int w, int h, int i,
+                                                  unsigned bpc, i16* lo, i16* hi) {
   if (w < 32) return dwt0_vertical_row(src, stride, w, h, i, bpc, lo, hi);
   constexpr bool wide = sizeof(Sample) == 2;
   const Sample* r[4];
@@ -211,31 +211,23 @@ EXACTVMAF_AVX512 void dwt0_vertical_avx512(const Sample* src, std::ptrdiff_t str
 
 // Sixteen outputs from the int16 inputs at p .. p+33 (see dwt0_h8 in
 // adm_avx2.cpp): int32 sums below 2^31, (sum + 2^15) >> 16 fits int16.
-EXACTVMAF_AVX512 inline __m512i dwt0_h16(const i16* p, __m512i t01, __m512i t23) {
+EXACTVMAF_TARGET_AVX512 inline __m512i dwt0_h16(const i16* p, __m512i t01, __m512i t23) {
   const __m512i acc = _mm512_add_epi32(_mm512_madd_epi16(_mm512_loadu_si512(p), t01),
                                        _mm512_madd_epi16(_mm512_loadu_si512(p + 2), t23));
   return _mm512_srai_epi32(_mm512_add_epi32(acc, _mm512_set1_epi32(32768)), 16);
 }
 
-EXACTVMAF_AVX512 inline void dwt0_h32(const i16* src, int j, __m512i t01, __m512i t23, i16* dst) {
+EXACTVMAF_TARGET_AVX512 inline void dwt0_h32(const i16* src, int j, __m512i t01, __m512i t23, i16* dst) {
   const __m512i a = dwt0_h16(src + 2 * j - 1, t01, t23), b = dwt0_h16(src + 2 * j + 31, t01, t23);
   const __m512i packed = _mm512_packs_epi32(a, b);  // per 128-bit lane: 4 of a, 4 of b
   _mm512_storeu_si512(dst + j, _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), packed));
 }
 
-EXACTVMAF_AVX512 void dwt0_horizontal_avx512(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h, i16* d) {
+EXACTVMAF_TARGET_AVX512 void dwt0_horizontal_avx512(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h,
+                                                    i16* d) {
   const __m512i lo01 = tap_pair32(dwt_lo(0), dwt_lo(1)), lo23 = tap_pair32(dwt_lo(2), dwt_lo(3));
   const __m512i hi01 = tap_pair32(dwt_hi(0), dwt_hi(1)), hi23 = tap_pair32(dwt_hi(2), dwt_hi(3));
-  const auto scalar_at = [&](int j) {  // the scalar loop's body (mirrored edges, tail)
-    const int j0 = dwt_src_index(j, 0, w), j1 = dwt_src_index(j, 1, w), j2 = dwt_src_index(j, 2, w),
-              j3 = dwt_src_index(j, 3, w);
-    a[j] = dwt0_h_lo(lo[j0], lo[j1], lo[j2], lo[j3]);
-    if (hi) {
-      v[j] = dwt0_h_hi(lo[j0], lo[j1], lo[j2], lo[j3]);
-      h[j] = dwt0_h_lo(hi[j0], hi[j1], hi[j2], hi[j3]);
-      d[j] = dwt0_h_hi(hi[j0], hi[j1], hi[j2], hi[j3]);
-    }
-  };
+  const auto scalar_at = [&](int j) { dwt0_horizontal_at(lo, hi, w, j, a, v, h, d); };  // edges, tail
   scalar_at(0);
   int j = 1;
   // 32 outputs j..j+31 read up to input 2j+64.
@@ -272,7 +264,7 @@ struct DwtTaps {
 // Both bands (lo and hi taps) of outputs j..j+15 from one input row: the
 // inputs are loaded once; the 64-bit sums of 8 + 8 outputs are narrowed
 // (low 32 bits, as vpmovqd) and put in order by one vpermt2d.
-EXACTVMAF_AVX512 inline void dwt_h16x2(const i32* src, int j, const DwtTaps& t, i32* dst_lo, i32* dst_hi) {
+EXACTVMAF_TARGET_AVX512 inline void dwt_h16x2(const i32* src, int j, const DwtTaps& t, i32* dst_lo, i32* dst_hi) {
   __m512i x[4], y[4];  // x: outputs j..j+7, y: j+8..j+15; taps 0..3
   for (int half = 0; half < 2; ++half) {
     __m512i* v = half ? y : x;
@@ -297,8 +289,8 @@ EXACTVMAF_AVX512 inline void dwt_h16x2(const i32* src, int j, const DwtTaps& t, 
   }
 }
 
-EXACTVMAF_AVX512 void dwt_horizontal_avx512(const i32* lo, const i32* hi, int w, int scale, i32* a, i32* v, i32* h,
-                                            i32* d) {
+EXACTVMAF_TARGET_AVX512 void dwt_horizontal_avx512(const i32* lo, const i32* hi, int w, int scale, i32* a, i32* v,
+                                                   i32* h, i32* d) {
   const int shift = dwt_hp_shift(scale);
   const i64 add = dwt_hp_add(scale);
   DwtTaps t;
@@ -308,14 +300,7 @@ EXACTVMAF_AVX512 void dwt_horizontal_avx512(const i32* lo, const i32* hi, int w,
   }
   t.add = _mm512_set1_epi64(add);
   t.shift = _mm_cvtsi32_si128(shift);
-  const auto scalar_at = [&](int j) {
-    const int j0 = dwt_src_index(j, 0, w), j1 = dwt_src_index(j, 1, w), j2 = dwt_src_index(j, 2, w),
-              j3 = dwt_src_index(j, 3, w);
-    a[j] = dwt_h_lo(lo[j0], lo[j1], lo[j2], lo[j3], add, shift);
-    v[j] = dwt_h_hi(lo[j0], lo[j1], lo[j2], lo[j3], add, shift);
-    h[j] = dwt_h_lo(hi[j0], hi[j1], hi[j2], hi[j3], add, shift);
-    d[j] = dwt_h_hi(hi[j0], hi[j1], hi[j2], hi[j3], add, shift);
-  };
+  const auto scalar_at = [&](int j) { dwt_horizontal_at(lo, hi, w, j, add, shift, a, v, h, d); };  // edges, tail
   scalar_at(0);
   int j = 1;
   // 16 outputs j..j+15 read up to input 2j+32.
@@ -335,7 +320,7 @@ EXACTVMAF_AVX512 void dwt_horizontal_avx512(const i32* lo, const i32* hi, int w,
 }
 
 // Scale 1 columns j..j+15: the low 32 bits of the sum are the sum of the low 32 bits.
-EXACTVMAF_AVX512 inline void dwt_v1_block(const i32* const r[4], int j, i32* lo, i32* hi) {
+EXACTVMAF_TARGET_AVX512 inline void dwt_v1_block(const i32* const r[4], int j, i32* lo, i32* hi) {
   __m512i al = _mm512_setzero_si512(), ah = al;
   for (int k = 0; k < 4; ++k) {
     const __m512i x = _mm512_loadu_si512(r[k] + j);
@@ -349,14 +334,14 @@ EXACTVMAF_AVX512 inline void dwt_v1_block(const i32* const r[4], int j, i32* lo,
 // Low 32 bits of (sum + add) >> shift for 64-bit sums in even (e) and odd
 // (o) lanes; shift <= 16 keeps those bits inside the sum, so the logical
 // shift gives the arithmetic one's bits.
-EXACTVMAF_AVX512 inline __m512i narrow64(__m512i e, __m512i o, __m512i add, __m128i shift) {
+EXACTVMAF_TARGET_AVX512 inline __m512i narrow64(__m512i e, __m512i o, __m512i add, __m128i shift) {
   return _mm512_mask_blend_epi32(0xaaaa, _mm512_srl_epi64(_mm512_add_epi64(e, add), shift),
                                  _mm512_slli_epi64(_mm512_srl_epi64(_mm512_add_epi64(o, add), shift), 32));
 }
 
 // Scales 2 and 3, columns j..j+15: 64-bit sums.
-EXACTVMAF_AVX512 inline void dwt_v23_block(const i32* const r[4], int j, __m512i add, __m128i shift,
-                                           std::ptrdiff_t stride, i32* lo, i32* hi) {
+EXACTVMAF_TARGET_AVX512 inline void dwt_v23_block(const i32* const r[4], int j, __m512i add, __m128i shift,
+                                                  std::ptrdiff_t stride, i32* lo, i32* hi) {
   // As in dwt0_v_block: fetch rows r[3] + 2 and r[3] + 3 (the input was written one scale earlier).
   const auto ahead = reinterpret_cast<std::uintptr_t>(r[3] + j) + static_cast<std::uintptr_t>(2 * stride) * 4;
   _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
@@ -377,8 +362,8 @@ EXACTVMAF_AVX512 inline void dwt_v23_block(const i32* const r[4], int j, __m512i
 // Vertical pass of scales 1..3, 16 columns at a time (see dwt_vertical_avx2).
 // Each output column depends on its input column only: the tail is one more
 // block ending at the last column.
-EXACTVMAF_AVX512 void dwt_vertical_avx512(const i32* src, std::ptrdiff_t stride, int w, int h, int i, int scale,
-                                          i32* lo, i32* hi) {
+EXACTVMAF_TARGET_AVX512 void dwt_vertical_avx512(const i32* src, std::ptrdiff_t stride, int w, int h, int i, int scale,
+                                                 i32* lo, i32* hi) {
   if (w < 16) return dwt_vertical_row(src, stride, w, h, i, scale, lo, hi);
   const i32* r[4];
   for (int k = 0; k < 4; ++k) r[k] = src + dwt_src_index(i, k, h) * stride;
@@ -396,8 +381,8 @@ EXACTVMAF_AVX512 void dwt_vertical_avx512(const i32* src, std::ptrdiff_t stride,
 
 // Scale 1 from int16 samples (dwt1_vertical_i16_row), 32 columns at a time
 // (see dwt1_v16 in adm_avx2.cpp: exact int32 sums from vpmaddwd).
-EXACTVMAF_AVX512 inline void dwt1_v32(const i16* const r[4], int j, const __m512i taps[4], std::ptrdiff_t stride,
-                                      i32* lo, i32* hi) {
+EXACTVMAF_TARGET_AVX512 inline void dwt1_v32(const i16* const r[4], int j, const __m512i taps[4], std::ptrdiff_t stride,
+                                             i32* lo, i32* hi) {
   // As in dwt0_v_block: fetch rows r[3] + 2 and r[3] + 3 (the band was written long before, out of cache).
   const auto ahead = reinterpret_cast<std::uintptr_t>(r[3] + j) + static_cast<std::uintptr_t>(2 * stride) * 2;
   _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
@@ -419,8 +404,8 @@ EXACTVMAF_AVX512 inline void dwt1_v32(const i16* const r[4], int j, const __m512
   }
 }
 
-EXACTVMAF_AVX512 void dwt1_vertical_i16_avx512(const i16* src, std::ptrdiff_t stride, int w, int h, int i, i32* lo,
-                                               i32* hi) {
+EXACTVMAF_TARGET_AVX512 void dwt1_vertical_i16_avx512(const i16* src, std::ptrdiff_t stride, int w, int h, int i,
+                                                      i32* lo, i32* hi) {
   if (w < 32 || dwt_vp_shift(1) != 0 || dwt_vp_add(1) != 0)
     return avx2_kernels().dwt1_vertical_i16(src, stride, w, h, i, lo, hi);
   const i16* r[4];
@@ -437,7 +422,7 @@ EXACTVMAF_AVX512 void dwt1_vertical_i16_avx512(const i16* src, std::ptrdiff_t st
 // The angle island as in the AVX2 kernel: int32 lanes hold the int64 dot
 // product and squared norms, in [-2^31 + 2^17, 2^31]; +2^31 (wrapped to
 // INT32_MIN) is put back before the float conversion.
-EXACTVMAF_AVX512 inline __mmask16 angle_mask16(__m512i dp, __m512i om, __m512i tm) {
+EXACTVMAF_TARGET_AVX512 inline __mmask16 angle_mask16(__m512i dp, __m512i om, __m512i tm) {
   const __m512i int_min = _mm512_set1_epi32(INT32_MIN);
   const __m512 two31 = _mm512_set1_ps(2147483648.0f);
   const __m512 dpf = _mm512_mask_blend_ps(_mm512_cmpeq_epi32_mask(dp, int_min), _mm512_cvtepi32_ps(dp), two31);
@@ -464,8 +449,8 @@ EXACTVMAF_AVX512 inline __mmask16 angle_mask16(__m512i dp, __m512i om, __m512i t
 // One band for sixteen samples (see decouple0_band8 in adm_avx2.cpp).
 // q is div_lookup[o + 32768] (gathered by the caller, early: its latency is
 // what this loop waits on).
-EXACTVMAF_AVX512 inline __m512i decouple0_band16(__m512i o, __m512i t, __m512i q, __mmask16 angle, bool integral,
-                                                 i32 gain_int, double gain) {
+EXACTVMAF_TARGET_AVX512 inline __m512i decouple0_band16(__m512i o, __m512i t, __m512i q, __mmask16 angle, bool integral,
+                                                        i32 gain_int, double gain) {
   const __m512i zero = _mm512_setzero_si512();
   const __m512i k_max = _mm512_set1_epi32(32768);
   const __m512i qh = _mm512_srai_epi32(q, 15), ql = _mm512_and_si512(q, _mm512_set1_epi32(0x7fff));
@@ -490,9 +475,9 @@ EXACTVMAF_AVX512 inline __m512i decouple0_band16(__m512i o, __m512i t, __m512i q
   return _mm512_mask_blend_epi32(limited, rst, bounded);
 }
 
-EXACTVMAF_AVX512 void decouple0_avx512(const Bands3<const i16>& ref, const Bands3<const i16>& dis, int i, int j0,
-                                       int j1, double gain, const i32* div_lookup, const Bands3<i16>& r,
-                                       const Bands3<i16>& a) {
+EXACTVMAF_TARGET_AVX512 void decouple0_avx512(const Bands3<const i16>& ref, const Bands3<const i16>& dis, int i, int j0,
+                                              int j1, double gain, const i32* div_lookup, const Bands3<i16>& r,
+                                              const Bands3<i16>& a) {
   const i16* o_rows[3] = {ref.row(0, i), ref.row(1, i), ref.row(2, i)};
   const i16* t_rows[3] = {dis.row(0, i), dis.row(1, i), dis.row(2, i)};
   i16* r_rows[3] = {r.row(0, i), r.row(1, i), r.row(2, i)};
@@ -531,7 +516,7 @@ EXACTVMAF_AVX512 void decouple0_avx512(const Bands3<const i16>& ref, const Bands
 
 // ---- CSF, scale 0 ---------------------------------------------------------------------
 
-EXACTVMAF_AVX512 void csf0_avx512(const i16* src, u32 i_rfactor, int band, int j0, int j1, i16* dst, i16* flt) {
+EXACTVMAF_TARGET_AVX512 void csf0_avx512(const i16* src, u32 i_rfactor, int band, int j0, int j1, i16* dst, i16* flt) {
   const __m512i rf = _mm512_set1_epi32(static_cast<int>(i_rfactor));  // uint16: the int32 product is exact
   const __m512i round = _mm512_set1_epi32(csf0_round(band));
   const __m128i shift = _mm_cvtsi32_si128(csf0_shift(band));
@@ -551,37 +536,37 @@ EXACTVMAF_AVX512 void csf0_avx512(const i16* src, u32 i_rfactor, int band, int j
 
 
 // The masking threshold's own-sample term (cm0_centre, cm_s123_centre).
-EXACTVMAF_AVX512 inline __m512i centre16(const i16* p) {
+EXACTVMAF_TARGET_AVX512 inline __m512i centre16(const i16* p) {
   const __m512i prod = _mm512_mullo_epi32(_mm512_abs_epi32(load16(p)), _mm512_set1_epi32(8738));
   const __m512i v = _mm512_srai_epi32(_mm512_add_epi32(prod, _mm512_set1_epi32(2048)), 12);
   return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16);  // (int16_t)
 }
 // wrap32((int64{c} * abs32(v) + INT32_MIN) >> 32): bits 32..63 of the sum.
-EXACTVMAF_AVX512 inline __m512i reciprocal_term16(__m512i v, i32 c) {
+EXACTVMAF_TARGET_AVX512 inline __m512i reciprocal_term16(__m512i v, i32 c) {
   const __m512i a = _mm512_abs_epi32(v);
   const __m512i cv = _mm512_set1_epi64(c), bias = _mm512_set1_epi64(INT32_MIN);
   const __m512i e = _mm512_add_epi64(_mm512_mul_epi32(a, cv), bias);
   const __m512i o = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), cv), bias);
   return _mm512_mask_blend_epi32(0xaaaa, _mm512_srli_epi64(e, 32), o);
 }
-EXACTVMAF_AVX512 inline __m512i centre16(const i32* p) { return reciprocal_term16(load16(p), 286331153); }
+EXACTVMAF_TARGET_AVX512 inline __m512i centre16(const i32* p) { return reciprocal_term16(load16(p), 286331153); }
 
 // (int64{src} * u32 factor) modulo 2^64 for the low halves of 64-bit lanes.
-EXACTVMAF_AVX512 inline __m512i mul_i32_u32_even(__m512i src, __m512i factor) {
+EXACTVMAF_TARGET_AVX512 inline __m512i mul_i32_u32_even(__m512i src, __m512i factor) {
   const __m512i p = _mm512_mul_epu32(src, factor);
   const __m512i neg = _mm512_srai_epi32(_mm512_shuffle_epi32(src, static_cast<_MM_PERM_ENUM>(0xa0)), 31);
   return _mm512_sub_epi64(p, _mm512_slli_epi64(_mm512_and_si512(neg, factor), 32));
 }
 
 // csf_s123_value: bits 28..59 of src * factor + 2^27.
-EXACTVMAF_AVX512 inline __m512i csf_s123_value16(__m512i s, __m512i rf) {
+EXACTVMAF_TARGET_AVX512 inline __m512i csf_s123_value16(__m512i s, __m512i rf) {
   const __m512i round = _mm512_set1_epi64(i64{1} << 27);
   const __m512i e = _mm512_add_epi64(mul_i32_u32_even(s, rf), round);
   const __m512i o = _mm512_add_epi64(mul_i32_u32_even(_mm512_srli_epi64(s, 32), rf), round);
   return _mm512_mask_blend_epi32(0xaaaa, _mm512_srli_epi64(e, 28), _mm512_slli_epi64(_mm512_srli_epi64(o, 28), 32));
 }
 
-EXACTVMAF_AVX512 void csf_s123_avx512(const i32* src, u32 i_rfactor, int j0, int j1, i32* dst, i32* flt) {
+EXACTVMAF_TARGET_AVX512 void csf_s123_avx512(const i32* src, u32 i_rfactor, int j0, int j1, i32* dst, i32* flt) {
   const __m512i rf = _mm512_set1_epi64(static_cast<i64>(i_rfactor));
   int j = j0;
   for (; j + 16 <= j1; j += 16) {
@@ -599,7 +584,7 @@ struct Cube16 {
 
 // Adds ((v_sq * v + add_cub) >> shift_cub) of sixteen lanes to acc (8 x
 // int64), v = max(|x| - thr, 0), v_sq = wrap32((v^2 + add_sq) >> shift_sq).
-EXACTVMAF_AVX512 inline __m512i cube_sum16(__m512i acc, __m512i x, __m512i thr, const Cube16& c) {
+EXACTVMAF_TARGET_AVX512 inline __m512i cube_sum16(__m512i acc, __m512i x, __m512i thr, const Cube16& c) {
   const __m512i v = _mm512_max_epi32(_mm512_sub_epi32(_mm512_abs_epi32(x), thr), _mm512_setzero_si512());
   if (_mm512_test_epi32_mask(v, v) == 0) return acc;  // every term is (0 + add_cub) >> shift_cub = 0
   const __m512i vo = _mm512_srli_epi64(v, 32);
@@ -616,8 +601,8 @@ constexpr int cm_chunk = 256;
 // apart, at most cm_chunk): 3-row band sums, then three neighbouring sums
 // less the middle sample plus the centre term, all modulo 2^32.
 template <class T>
-EXACTVMAF_AVX512 void thresholds16(const T* const up[3], const T* const mid[3], const T* const dn[3],
-                                   const T* const ang[3], int c0, int c1, i32* thr) {
+EXACTVMAF_TARGET_AVX512 void thresholds16(const T* const up[3], const T* const mid[3], const T* const dn[3],
+                                          const T* const ang[3], int c0, int c1, i32* thr) {
   alignas(64) i32 vsum[cm_chunk + 16];
   const int n = c1 - c0;
   int k = 0;
@@ -664,7 +649,7 @@ struct CmRows {
   }
 };
 
-EXACTVMAF_AVX512 inline i64 hsum64(__m512i v) { return static_cast<i64>(_mm512_reduce_add_epi64(v)); }
+EXACTVMAF_TARGET_AVX512 inline i64 hsum64(__m512i v) { return static_cast<i64>(_mm512_reduce_add_epi64(v)); }
 
 inline void add_sums(CmRowSums& s, const CmRowSums& t) {
   s.h = wrap_add(s.h, t.h);
@@ -672,9 +657,9 @@ inline void add_sums(CmRowSums& s, const CmRowSums& t) {
   s.d = wrap_add(s.d, t.d);
 }
 
-EXACTVMAF_AVX512 CmRowSums cm0_avx512(const Bands3<const i16>& src, const Bands3<const i16>& angles,
-                                      const Bands3<const i16>& flt, const u32 i_rfactor[3], int w, int h, int i,
-                                      int j0, int j1, const Cm0Shifts& s) {
+EXACTVMAF_TARGET_AVX512 CmRowSums cm0_avx512(const Bands3<const i16>& src, const Bands3<const i16>& angles,
+                                             const Bands3<const i16>& flt, const u32 i_rfactor[3], int w, int h, int i,
+                                             int j0, int j1, const Cm0Shifts& s) {
   const int vj0 = j0 > 1 ? j0 : 1;
   const int vj1 = vj0 + ((j1 < w - 1 ? j1 : w - 1) - vj0) / 16 * 16;
   if (vj1 - vj0 < 16) return avx2_kernels().cm0(src, angles, flt, i_rfactor, w, h, i, j0, j1, s);
@@ -707,9 +692,9 @@ EXACTVMAF_AVX512 CmRowSums cm0_avx512(const Bands3<const i16>& src, const Bands3
   return sums;
 }
 
-EXACTVMAF_AVX512 CmRowSums cm_s123_avx512(const Bands3<const i32>& src, const Bands3<const i32>& angles,
-                                          const Bands3<const i32>& flt, const u32 i_rfactor[3], int w, int h, int i,
-                                          int j0, int j1, u32 shift_cub, i64 add_cub) {
+EXACTVMAF_TARGET_AVX512 CmRowSums cm_s123_avx512(const Bands3<const i32>& src, const Bands3<const i32>& angles,
+                                                 const Bands3<const i32>& flt, const u32 i_rfactor[3], int w, int h,
+                                                 int i, int j0, int j1, u32 shift_cub, i64 add_cub) {
   const int vj0 = j0 > 1 ? j0 : 1;
   const int vj1 = vj0 + ((j1 < w - 1 ? j1 : w - 1) - vj0) / 16 * 16;
   if (vj1 - vj0 < 16) return avx2_kernels().cm_s123(src, angles, flt, i_rfactor, w, h, i, j0, j1, shift_cub, add_cub);
@@ -739,7 +724,7 @@ EXACTVMAF_AVX512 CmRowSums cm_s123_avx512(const Bands3<const i32>& src, const Ba
 
 // ---- denominator --------------------------------------------------------------------
 
-EXACTVMAF_AVX512 DenRowSums den0_avx512(const Bands3<const i16>& ref, int i, int j0, int j1) {
+EXACTVMAF_TARGET_AVX512 DenRowSums den0_avx512(const Bands3<const i16>& ref, int i, int j0, int j1) {
   const i16* rows[3] = {ref.row(0, i), ref.row(1, i), ref.row(2, i)};
   __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
   int j = j0;
@@ -761,16 +746,16 @@ EXACTVMAF_AVX512 DenRowSums den0_avx512(const Bands3<const i16>& ref, int i, int
 
 // den_s123_cube of the even 32-bit halves: q = (a^2 + 2^sq) >> sq is below
 // 2^33, so q * a (mod 2^64) = lo32(q) * a + (q >> 32) * a * 2^32.
-EXACTVMAF_AVX512 inline __m512i den_cube8(__m512i a, __m512i add_sq, __m128i shift_sq, __m512i add_cub,
-                                          __m128i shift_cub) {
+EXACTVMAF_TARGET_AVX512 inline __m512i den_cube8(__m512i a, __m512i add_sq, __m128i shift_sq, __m512i add_cub,
+                                                 __m128i shift_cub) {
   const __m512i q = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(a, a), add_sq), shift_sq);
   __m512i p = _mm512_mul_epu32(q, a);
   p = _mm512_add_epi64(p, _mm512_slli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(q, 32), a), 32));
   return _mm512_srl_epi64(_mm512_add_epi64(p, add_cub), shift_cub);
 }
 
-EXACTVMAF_AVX512 DenRowSums den_s123_avx512(const Bands3<const i32>& ref, int i, int j0, int j1, u32 shift_sq,
-                                            u32 shift_cub, u64 add_cub) {
+EXACTVMAF_TARGET_AVX512 DenRowSums den_s123_avx512(const Bands3<const i32>& ref, int i, int j0, int j1, u32 shift_sq,
+                                                   u32 shift_cub, u64 add_cub) {
   const i32* rows[3] = {ref.row(0, i), ref.row(1, i), ref.row(2, i)};
   const __m512i add_sq = _mm512_set1_epi64(i64{1} << shift_sq);
   const __m512i add_cub_v = _mm512_set1_epi64(static_cast<i64>(add_cub));

@@ -8,29 +8,34 @@
 
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/simd.hpp"
+#include "features/adm/adm_cuda.hpp"
+#include "features/adm/adm_host.hpp"
 #include "features/adm/adm_math.hpp"
-#include "features/adm/adm_outputs.hpp"
 #include "features/adm/adm_simd.hpp"
 #include "features/registry.hpp"
-#if defined(EXACTVMAF_HAVE_CUDA)
-#include "features/adm/adm_cuda.hpp"
-#endif
 
 namespace exactvmaf {
 
-namespace {
+namespace adm {
 
-using namespace adm;
-
-const i32* div_lookup_table() {
-  static const std::vector<i32> table = [] {
-    std::vector<i32> t(div_lookup_size);
-    for (int i = 0; i < div_lookup_size; ++i) t[static_cast<std::size_t>(i)] = div_lookup_entry(i);
-    return t;
-  }();
-  return table.data();
+Config config_from_options(const OptionValues& o) {
+  Config c;
+  c.debug = o.get_bool("debug");
+  c.skip_aim = o.get_bool("adm_skip_aim");
+  c.skip_scale0 = o.get_bool("adm_skip_scale0");
+  c.gain_limit = o.get_real("adm_enhn_gain_limit");
+  c.noise_weight = o.get_real("adm_noise_weight");
+  c.dlm_weight = o.get_real("adm_dlm_weight");
+  c.min_val = o.get_real("adm_min_val");
+  c.csf.mode = static_cast<int>(o.get_int("adm_csf_mode"));
+  c.csf.view_dist = o.get_real("adm_norm_view_dist");
+  c.csf.display_height = static_cast<int>(o.get_int("adm_ref_display_height"));
+  c.csf.csf_scale = o.get_real("adm_csf_scale");
+  c.csf.csf_diag_scale = o.get_real("adm_csf_diag_scale");
+  return c;
 }
 
+namespace {
 // The order in which upstream's collector first sees each name.
 const char* const base_names[] = {"integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0",
                                   "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3"};
@@ -45,14 +50,50 @@ const char* const debug_names[] = {"integer_adm",
                                    "integer_adm_den_scale2",
                                    "integer_adm_num_scale3",
                                    "integer_adm_den_scale3"};
+}  // namespace
 
-struct AdmConfig {
-  bool debug = false, skip_aim = false, skip_scale0 = false;
-  double gain_limit = 100.0, noise_weight = 0.03125, dlm_weight = 0.5, min_val = 0.0;
-  CsfOptions csf;
-  ScaleFactors factors[num_scales];
-  unsigned w = 0, h = 0, bpc = 8;
-};
+std::vector<std::string> init(Config& c, const OptionValues& o, const VideoFormat& fmt) {
+  c.w = fmt.picture_width(0);
+  c.h = fmt.picture_height(0);
+  c.bpc = fmt.bitdepth;
+  if (c.w < min_plane_size || c.h < min_plane_size)
+    throw Error(fmt::format(
+        "--feature adm: the luma plane is {}x{}; adm needs at least {}x{} samples (below that upstream's "
+        "4-scale DWT reads outside its buffers)",
+        c.w, c.h, min_plane_size, min_plane_size));
+  // Upstream's extract() returns -EINVAL for this (its 16-bit pipeline).
+  if (c.csf.view_dist * c.csf.display_height < 3.0 * 1080)
+    throw Error(fmt::format(
+        "--feature adm: adm_norm_view_dist * adm_ref_display_height = {:g} * {} is below 3 * 1080, which "
+        "integer adm cannot handle (libvmaf fails on every frame)",
+        c.csf.view_dist, c.csf.display_height));
+  if (!csf_supported(c.csf))
+    throw Error(fmt::format(
+        "--feature adm: adm_csf_mode={} has no CSF table for adm_ref_display_height={} at "
+        "adm_norm_view_dist={:g} (tables: 480, 720, 1080, 2160 at 3 or 5, and 2160 at 1.5)",
+        c.csf.mode, c.csf.display_height, c.csf.view_dist));
+  for (int s = 0; s < num_scales; ++s) c.factors[s] = scale_factors(s, c.csf);
+  std::vector<std::string> names;
+  for (const char* b : base_names) names.push_back(feature_output_name(b, o));
+  if (c.debug)
+    for (const char* b : debug_names) names.push_back(feature_output_name(b, o));
+  return names;
+}
+
+}  // namespace adm
+
+namespace {
+
+using namespace adm;
+
+const i32* div_lookup_table() {
+  static const std::vector<i32> table = [] {
+    std::vector<i32> t(div_lookup_size);
+    for (int i = 0; i < div_lookup_size; ++i) t[static_cast<std::size_t>(i)] = div_lookup_entry(i);
+    return t;
+  }();
+  return table.data();
+}
 
 // One plane of band samples, bw x bh with stride bw (band sizes shrink with
 // the scale; the planes are sized for scale 0).
@@ -77,7 +118,7 @@ struct BandSet {  // h, v, d
 class AdmWorker final : public FeatureWorker {
  public:
   // The row kernels of the SIMD level allowed when the worker is made (same bits at every level).
-  explicit AdmWorker(const AdmConfig& c) : c_(c), k_(kernels_for(simd_level())) {}
+  explicit AdmWorker(const Config& c) : c_(c), k_(kernels_for(simd_level())) {}
   void extract(const FrameInput& in, FrameOutput& out) override;
 
  private:
@@ -87,7 +128,7 @@ class AdmWorker final : public FeatureWorker {
   void scale0(const FrameInput& in, float* num, float* den, float* aim);
   void scale_s123(int scale, int w, int h, float* num, float* den, float* aim);
 
-  const AdmConfig& c_;
+  const Config& c_;
   const Kernels& k_;
   bool allocated_ = false;
   std::ptrdiff_t stride_ = 0;  // band stride (scale 0 band width)
@@ -286,72 +327,16 @@ void AdmWorker::extract(const FrameInput& in, FrameOutput& out) {
 
 class AdmExtractor final : public FeatureExtractor {
  public:
-  explicit AdmExtractor(const OptionValues& o) : options_(o) {
-    c_.debug = o.get_bool("debug");
-    c_.skip_aim = o.get_bool("adm_skip_aim");
-    c_.skip_scale0 = o.get_bool("adm_skip_scale0");
-    c_.gain_limit = o.get_real("adm_enhn_gain_limit");
-    c_.noise_weight = o.get_real("adm_noise_weight");
-    c_.dlm_weight = o.get_real("adm_dlm_weight");
-    c_.min_val = o.get_real("adm_min_val");
-    c_.csf.mode = static_cast<int>(o.get_int("adm_csf_mode"));
-    c_.csf.view_dist = o.get_real("adm_norm_view_dist");
-    c_.csf.display_height = static_cast<int>(o.get_int("adm_ref_display_height"));
-    c_.csf.csf_scale = o.get_real("adm_csf_scale");
-    c_.csf.csf_diag_scale = o.get_real("adm_csf_diag_scale");
-  }
-
-  std::vector<std::string> init(const VideoFormat& fmt) override {
-    c_.w = fmt.picture_width(0);
-    c_.h = fmt.picture_height(0);
-    c_.bpc = fmt.bitdepth;
-    if (c_.w < min_plane_size || c_.h < min_plane_size)
-      throw Error(fmt::format(
-          "--feature adm: the luma plane is {}x{}; adm needs at least {}x{} samples (below that upstream's "
-          "4-scale DWT reads outside its buffers)",
-          c_.w, c_.h, min_plane_size, min_plane_size));
-    // Upstream's extract() returns -EINVAL for this (its 16-bit pipeline).
-    if (c_.csf.view_dist * c_.csf.display_height < 3.0 * 1080)
-      throw Error(fmt::format(
-          "--feature adm: adm_norm_view_dist * adm_ref_display_height = {:g} * {} is below 3 * 1080, which "
-          "integer adm cannot handle (libvmaf fails on every frame)",
-          c_.csf.view_dist, c_.csf.display_height));
-    if (!csf_supported(c_.csf))
-      throw Error(fmt::format(
-          "--feature adm: adm_csf_mode={} has no CSF table for adm_ref_display_height={} at "
-          "adm_norm_view_dist={:g} (tables: 480, 720, 1080, 2160 at 3 or 5, and 2160 at 1.5)",
-          c_.csf.mode, c_.csf.display_height, c_.csf.view_dist));
-    for (int s = 0; s < num_scales; ++s) c_.factors[s] = scale_factors(s, c_.csf);
-    std::vector<std::string> names;
-    for (const char* b : base_names) names.push_back(feature_output_name(b, options_));
-    if (c_.debug)
-      for (const char* b : debug_names) names.push_back(feature_output_name(b, options_));
-    return names;
-  }
-
+  explicit AdmExtractor(const OptionValues& o) : options_(o), c_(config_from_options(o)) {}
+  std::vector<std::string> init(const VideoFormat& fmt) override { return adm::init(c_, options_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<AdmWorker>(c_); }
-
-#if defined(EXACTVMAF_HAVE_CUDA)
-  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override {
-    adm::CudaParams p;
-    p.w = c_.w;
-    p.h = c_.h;
-    p.bpc = c_.bpc;
-    p.debug = c_.debug;
-    p.skip_aim = c_.skip_aim;
-    p.skip_scale0 = c_.skip_scale0;
-    p.gain_limit = c_.gain_limit;
-    p.noise_weight = c_.noise_weight;
-    p.dlm_weight = c_.dlm_weight;
-    p.min_val = c_.min_val;
-    for (int s = 0; s < num_scales; ++s) p.factors[s] = c_.factors[s];
-    return adm::make_cuda_worker(p);
-  }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return adm::make_cuda_worker(c_); }
 #endif
 
  private:
   OptionValues options_;
-  AdmConfig c_;
+  Config c_;
 };
 
 }  // namespace
@@ -384,8 +369,9 @@ FeatureInfo adm_feature_info() {
       {"adm_min_val", OptionType::real, 0.0, 0.0, 1.0,
        "minimum value allowed; lower values will be clipped to this value", true, "min"},
   };
-  f.provided = {base_names, base_names + 7};
+  f.provided = {std::begin(adm::base_names), std::end(adm::base_names)};
   f.luma_only = true;
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues& o) { return std::make_unique<AdmExtractor>(o); };
   return f;
 }

@@ -32,9 +32,9 @@
 #include <type_traits>
 
 #include "backends/cuda/check.cuh"
+#include "backends/cuda/device_memory.cuh"
 #include "features/adm/adm_cuda.hpp"
 #include "features/adm/adm_math.hpp"
-#include "features/adm/adm_outputs.hpp"
 
 namespace exactvmaf::adm {
 
@@ -338,25 +338,19 @@ __global__ void div_lookup_kernel(i32* table) {
 
 class AdmCudaWorker final : public cuda::FeatureWorker {
  public:
-  explicit AdmCudaWorker(const CudaParams& p) : p_(p) {
-    int w = static_cast<int>(p.w), h = static_cast<int>(p.h);
+  explicit AdmCudaWorker(const Config& c) : c_(c) {
+    int w = static_cast<int>(c.w), h = static_cast<int>(c.h);
     for (int s = 0; s < num_scales; ++s) {
       g_[s] = scale_geometry(s, w, h);
       w = g_[s].w;
       h = g_[s].h;
     }
   }
-  ~AdmCudaWorker() override {
-    for (void* d : {static_cast<void*>(lookup_), static_cast<void*>(bands16_), static_cast<void*>(bands32_),
-                    static_cast<void*>(next_a_), static_cast<void*>(counters_)})
-      if (d) (void)cudaFree(d);
-    if (result_) (void)cudaFreeHost(result_);
-  }
 
   cuda::PlaneNeeds planes() const override { return cuda::luma_pair_needs(); }
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
-    cuda::require_luma_pair(frame, p_.w, p_.h, "adm");
+    cuda::require_luma_pair(frame, c_.w, c_.h, "adm");
     const cuda::DevicePlane &ref = frame.ref.plane[0], &dis = frame.dist.plane[0];
     // Band planes: scale 0 int16, scales 1..3 int32, stride = band width.
     const auto plane_of = [&](int s) { return static_cast<std::size_t>(g_[s].w) * static_cast<std::size_t>(g_[s].h); };
@@ -364,14 +358,12 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     for (int s = 1; s < num_scales; ++s) n32 += kKinds * 3 * plane_of(s);
     for (int s = 0; s + 1 < num_scales; ++s) n_next += 2 * plane_of(s);
     for (int s = 0; s < num_scales; ++s) n_rows += 3 * static_cast<std::size_t>(g_[s].h);
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&lookup_, sizeof(i32) * div_lookup_size));
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&bands16_, sizeof(i16) * kKinds * 3 * plane_of(0)));
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&bands32_, sizeof(i32) * n32));
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&next_a_, sizeof(i32) * n_next));
-    counters_size_ = kTotals + n_rows;
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&counters_, sizeof(ull) * counters_size_));
-    EXACTVMAF_CUDA_CHECK(cudaHostAlloc(&result_, sizeof(ull) * kTotals, cudaHostAllocPortable));
-    for (int k = 0; k < kTotals; ++k) result_[k] = 0;
+    lookup_ = cuda::DeviceBuffer<i32>(div_lookup_size);
+    bands16_ = cuda::DeviceBuffer<i16>(kKinds * 3 * plane_of(0));
+    bands32_ = cuda::DeviceBuffer<i32>(n32);
+    next_a_ = cuda::DeviceBuffer<i32>(n_next);
+    counters_ = cuda::DeviceBuffer<ull>(kTotals + n_rows);
+    result_ = cuda::PinnedBuffer<ull>(kTotals);
 
     // Band planes of each scale and the next-scale inputs, carved out of the
     // allocations; den_rows of each scale after the totals.
@@ -379,17 +371,17 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     i32* next[num_scales][2] = {};
     for (int s = 0; s < num_scales; ++s) {
       if (s == 0) {
-        planes16_ = {bands16_, g_[0].w, static_cast<std::ptrdiff_t>(plane_of(0))};
+        planes16_ = {bands16_.get(), g_[0].w, static_cast<std::ptrdiff_t>(plane_of(0))};
       } else {
-        planes32_[s] = {bands32_ + o32, g_[s].w, static_cast<std::ptrdiff_t>(plane_of(s))};
+        planes32_[s] = {bands32_.get() + o32, g_[s].w, static_cast<std::ptrdiff_t>(plane_of(s))};
         o32 += kKinds * 3 * plane_of(s);
       }
       if (s + 1 < num_scales)
         for (int k = 0; k < 2; ++k) {
-          next[s][k] = next_a_ + onext;
+          next[s][k] = next_a_.get() + onext;
           onext += plane_of(s);
         }
-      den_rows_[s] = counters_ + orows;
+      den_rows_[s] = counters_.get() + orows;
       orows += 3 * static_cast<std::size_t>(g_[s].h);
     }
 
@@ -397,11 +389,11 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     dwt0_ = {};
     dwt0_.src[0] = ref.data;
     dwt0_.src[1] = dis.data;
-    const std::size_t sample_bytes = p_.bpc == 8 ? 1 : 2;
+    const std::size_t sample_bytes = c_.bpc == 8 ? 1 : 2;
     dwt0_.src_stride[0] = static_cast<std::ptrdiff_t>(ref.pitch / sample_bytes);
     dwt0_.src_stride[1] = static_cast<std::ptrdiff_t>(dis.pitch / sample_bytes);
     fill_common(dwt0_, 0, next[0]);
-    dwt0_.detail = !p_.skip_scale0;
+    dwt0_.detail = !c_.skip_scale0;
     dwt0_.bands = planes16_;
     for (int s = 1; s < num_scales; ++s) {
       DwtArgs<i32>& d = dwt_[s];
@@ -417,18 +409,18 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     cm_ = {};
     for (int s = 1; s < num_scales; ++s) fill_cm(cm_.s[s - 1], s, planes32_[s]);
 
-    div_lookup_kernel<<<(div_lookup_size + 255) / 256, 256, 0, stream>>>(lookup_);
+    div_lookup_kernel<<<(div_lookup_size + 255) / 256, 256, 0, stream>>>(lookup_.get());
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
   void enqueue(const cuda::DeviceFrame&, cuda::Stream stream) override {
-    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(counters_, 0, sizeof(ull) * counters_size_, stream));
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(counters_.get(), 0, counters_.bytes(), stream));
     const auto grid_of = [](const ScaleGeometry& g) {
       return dim3(static_cast<unsigned>((g.w + kDwtTile - 1) / kDwtTile),
                   static_cast<unsigned>(g.h) < kMaxGridY ? static_cast<unsigned>(g.h) : kMaxGridY);
     };
-    if (p_.bpc == 8)
+    if (c_.bpc == 8)
       dwt_decouple_kernel<i16, std::uint8_t><<<grid_of(g_[0]), kDwtTile, 0, stream>>>(dwt0_);
     else
       dwt_decouple_kernel<i16, std::uint16_t><<<grid_of(g_[0]), kDwtTile, 0, stream>>>(dwt0_);
@@ -437,7 +429,7 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
       dwt_decouple_kernel<i32, i32><<<grid_of(g_[s]), kDwtTile, 0, stream>>>(dwt_[s]);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     }
-    if (!p_.skip_scale0) {
+    if (!c_.skip_scale0) {
       cm_kernel<i16><<<dim3(static_cast<unsigned>(rows_of(0)), 1), kCmThreads, 0, stream>>>(cm0_);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     }
@@ -445,7 +437,7 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     for (int s = 1; s < num_scales; ++s) rows = rows_of(s) > rows ? rows_of(s) : rows;
     cm_kernel<i32><<<dim3(static_cast<unsigned>(rows), 3), kCmThreads, 0, stream>>>(cm_);
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
-    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_, counters_, sizeof(ull) * kTotals, cudaMemcpyDeviceToHost, stream));
+    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), counters_.get(), result_.bytes(), cudaMemcpyDeviceToHost, stream));
   }
 
   // The CPU worker's tail (adm_cpu.cpp: scale0, scale_s123, extract) on the
@@ -454,28 +446,28 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     float num[num_scales], den[num_scales], aim[num_scales];
     for (int s = 0; s < num_scales; ++s) {
       const ScaleGeometry& g = g_[s];
-      const ull* t = result_ + s * kPerScale;
-      if (s == 0 && p_.skip_scale0) {
+      const ull* t = result_.get() + s * kPerScale;
+      if (s == 0 && c_.skip_scale0) {
         num[0] = 0.0f;
         den[0] = 1e-10f;
         aim[0] = 0.0f;
         continue;
       }
       const u64 dacc[3] = {t[6], t[7], t[8]};
-      den[s] = den_tail(dacc, g.den_shift_csf, p_.factors[s].rfactor, g.sr, p_.noise_weight);
+      den[s] = den_tail(dacc, g.den_shift_csf, c_.factors[s].rfactor, g.sr, c_.noise_weight);
       const i64 nacc[3] = {static_cast<i64>(t[0]), static_cast<i64>(t[1]), static_cast<i64>(t[2])};
       const i64 aacc[3] = {static_cast<i64>(t[3]), static_cast<i64>(t[4]), static_cast<i64>(t[5])};
       if (s == 0) {
-        num[0] = num0_tail(nacc, g.cm0, g.rs.shift, g.sr, p_.noise_weight);
-        aim[0] = p_.skip_aim ? 0.0f : num0_tail(aacc, g.cm0, g.rs.shift, g.sr, 0.0);
+        num[0] = num0_tail(nacc, g.cm0, g.rs.shift, g.sr, c_.noise_weight);
+        aim[0] = c_.skip_aim ? 0.0f : num0_tail(aacc, g.cm0, g.rs.shift, g.sr, 0.0);
       } else {
-        num[s] = num_s123_tail(nacc, s, g.cm_shift_cub, g.rs.shift, g.sr, p_.noise_weight);
-        aim[s] = p_.skip_aim ? 0.0f : num_s123_tail(aacc, s, g.cm_shift_cub, g.rs.shift, g.sr, 0.0);
+        num[s] = num_s123_tail(nacc, s, g.cm_shift_cub, g.rs.shift, g.sr, c_.noise_weight);
+        aim[s] = c_.skip_aim ? 0.0f : num_s123_tail(aacc, s, g.cm_shift_cub, g.rs.shift, g.sr, 0.0);
       }
     }
-    const FrameScores fs = frame_scores(num, den, aim, static_cast<int>(p_.w), static_cast<int>(p_.h),
-                                        p_.dlm_weight, p_.min_val);
-    write_frame_outputs(fs, p_.debug, out);
+    const FrameScores fs = frame_scores(num, den, aim, static_cast<int>(c_.w), static_cast<int>(c_.h),
+                                        c_.dlm_weight, c_.min_val);
+    write_frame_outputs(fs, c_.debug, out);
   }
 
  private:
@@ -486,13 +478,13 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     d.w_in = g_[s].w_in;
     d.h_in = g_[s].h_in;
     d.scale = s;
-    d.bpc = p_.bpc;
+    d.bpc = c_.bpc;
     d.detail = true;
-    d.aim = !p_.skip_aim;
+    d.aim = !c_.skip_aim;
     d.g = g_[s];
-    d.gain = p_.gain_limit;
-    d.lookup = lookup_;
-    for (int b = 0; b < 3; ++b) d.i_rfactor[b] = p_.factors[s].i_rfactor[b];
+    d.gain = c_.gain_limit;
+    d.lookup = lookup_.get();
+    for (int b = 0; b < 3; ++b) d.i_rfactor[b] = c_.factors[s].i_rfactor[b];
     d.next_a[0] = next[0];
     d.next_a[1] = next[1];
     d.den_rows = den_rows_[s];
@@ -502,22 +494,21 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
   void fill_cm(CmArgs<Band>& c, int s, const BandPlanes<Band>& planes) const {
     c.bands = planes;
     c.g = g_[s];
-    c.aim = !p_.skip_aim;
-    for (int b = 0; b < 3; ++b) c.i_rfactor[b] = p_.factors[s].i_rfactor[b];
+    c.aim = !c_.skip_aim;
+    for (int b = 0; b < 3; ++b) c.i_rfactor[b] = c_.factors[s].i_rfactor[b];
     c.den_rows = den_rows_[s];
-    c.totals = counters_ + s * kPerScale;
+    c.totals = counters_.get() + s * kPerScale;
   }
 
-  CudaParams p_;
+  Config c_;
   ScaleGeometry g_[num_scales];
-  i32* lookup_ = nullptr;
-  i16* bands16_ = nullptr;
-  i32* bands32_ = nullptr;
-  i32* next_a_ = nullptr;
-  ull* counters_ = nullptr;  // kTotals totals, then the per-row denominators of each scale
-  std::size_t counters_size_ = 0;
+  cuda::DeviceBuffer<i32> lookup_;
+  cuda::DeviceBuffer<i16> bands16_;
+  cuda::DeviceBuffer<i32> bands32_;
+  cuda::DeviceBuffer<i32> next_a_;
+  cuda::DeviceBuffer<ull> counters_;  // kTotals totals, then the per-row denominators of each scale
   ull* den_rows_[num_scales] = {};
-  ull* result_ = nullptr;  // pinned: the graph's last copy lands here
+  cuda::PinnedBuffer<ull> result_;  // the graph's last copy lands here
   BandPlanes<i16> planes16_;
   BandPlanes<i32> planes32_[num_scales];
   DwtArgs<i16> dwt0_;
@@ -528,8 +519,8 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
 
 }  // namespace
 
-std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const CudaParams& p) {
-  return std::make_unique<AdmCudaWorker>(p);
+std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const Config& c) {
+  return std::make_unique<AdmCudaWorker>(c);
 }
 
 }  // namespace exactvmaf::adm

@@ -24,8 +24,10 @@
 #include "numeric/cr_exp.hpp"
 #include "numeric/cr_log.hpp"
 #include "numeric/cr_pow.hpp"
-#include "features/adm/adm_common.hpp"
+#include "features/common/adm_common.hpp"
+#include "numeric/f64_policy.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::adm {
 
@@ -51,20 +53,14 @@ EXACTVMAF_HD_INLINE i32 sub32(i32 a, i32 b) { return static_cast<i32>(static_cas
 // C's abs(int): abs(INT32_MIN) stays INT32_MIN on x86-64.
 EXACTVMAF_HD_INLINE i32 abs32(i32 x) { return x < 0 ? static_cast<i32>(0u - static_cast<u32>(x)) : x; }
 
-// cvttsd2si with a 32-bit / 64-bit destination: truncation, and the
-// "integer indefinite" value (the minimum) for NaN and out-of-range input.
-EXACTVMAF_HD_INLINE i32 x86_cvtt_i32(double d) {
-  if (!(d > -2147483649.0 && d < 2147483648.0)) return INT32_MIN;
-  return static_cast<i32>(d);
+// gcc's (uint16_t)double: 32-bit cvttsd2si (numeric/f64_policy.hpp), low 16
+// bits. (uint32_t)double: 64-bit cvttsd2si, low 32 bits.
+EXACTVMAF_HD_INLINE u16 u16_from_double(double d) {
+  return static_cast<u16>(static_cast<u32>(rmath::x86_trunc_i32(d)));
 }
-EXACTVMAF_HD_INLINE i64 x86_cvtt_i64(double d) {
-  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return INT64_MIN;
-  return static_cast<i64>(d);
+EXACTVMAF_HD_INLINE u32 u32_from_double(double d) {
+  return static_cast<u32>(static_cast<u64>(rmath::x86_trunc_i64(d)));
 }
-// gcc's (uint16_t)double: 32-bit cvttsd2si, low 16 bits. (uint32_t)double:
-// 64-bit cvttsd2si, low 32 bits.
-EXACTVMAF_HD_INLINE u16 u16_from_double(double d) { return static_cast<u16>(static_cast<u32>(x86_cvtt_i32(d))); }
-EXACTVMAF_HD_INLINE u32 u32_from_double(double d) { return static_cast<u32>(static_cast<u64>(x86_cvtt_i64(d))); }
 
 // pow(2, e) for an integral e (exact: a power of two, +inf above 1023, 0 below
 // the subnormals).
@@ -152,18 +148,22 @@ EXACTVMAF_HD_INLINE i16 dwt0_h_hi(i32 s0, i32 s1, i32 s2, i32 s3) {
 // Scale 0, horizontal pass over one row of vertical results (w columns):
 // bands a, v (from lo) and h, d (from hi) of (w + 1) / 2 samples. With hi
 // null only a is made (adm_skip_scale0).
+// Output j of the scale-0 horizontal pass (mirrored at the edges).
+EXACTVMAF_HD_INLINE void dwt0_horizontal_at(const i16* lo, const i16* hi, int w, int j, i16* a, i16* v, i16* h,
+                                            i16* d) {
+  const int j0 = dwt_src_index(j, 0, w), j1 = dwt_src_index(j, 1, w), j2 = dwt_src_index(j, 2, w),
+            j3 = dwt_src_index(j, 3, w);
+  a[j] = dwt0_h_lo(lo[j0], lo[j1], lo[j2], lo[j3]);
+  if (hi) {
+    v[j] = dwt0_h_hi(lo[j0], lo[j1], lo[j2], lo[j3]);
+    h[j] = dwt0_h_lo(hi[j0], hi[j1], hi[j2], hi[j3]);
+    d[j] = dwt0_h_hi(hi[j0], hi[j1], hi[j2], hi[j3]);
+  }
+}
+
 EXACTVMAF_HD inline void dwt0_horizontal_row(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h, i16* d) {
   const int bw = band_size(w);
-  for (int j = 0; j < bw; ++j) {
-    const int j0 = dwt_src_index(j, 0, w), j1 = dwt_src_index(j, 1, w), j2 = dwt_src_index(j, 2, w),
-              j3 = dwt_src_index(j, 3, w);
-    a[j] = dwt0_h_lo(lo[j0], lo[j1], lo[j2], lo[j3]);
-    if (hi) {
-      v[j] = dwt0_h_hi(lo[j0], lo[j1], lo[j2], lo[j3]);
-      h[j] = dwt0_h_lo(hi[j0], hi[j1], hi[j2], hi[j3]);
-      d[j] = dwt0_h_hi(hi[j0], hi[j1], hi[j2], hi[j3]);
-    }
-  }
+  for (int j = 0; j < bw; ++j) dwt0_horizontal_at(lo, hi, w, j, a, v, h, d);
 }
 
 // Scales 1..3: rounding and shifts of the vertical (VP) and horizontal (HP)
@@ -199,19 +199,23 @@ EXACTVMAF_HD_INLINE i32 dwt_h_hi(i64 s0, i64 s1, i64 s2, i64 s3, i64 add, int sh
 }
 
 // Scales 1..3, horizontal pass: bands a, v, h, d of (w + 1) / 2 samples.
+// Output j of a scales 1..3 horizontal pass (mirrored at the edges).
+EXACTVMAF_HD_INLINE void dwt_horizontal_at(const i32* lo, const i32* hi, int w, int j, i64 add, int shift, i32* a,
+                                           i32* v, i32* h, i32* d) {
+  const int j0 = dwt_src_index(j, 0, w), j1 = dwt_src_index(j, 1, w), j2 = dwt_src_index(j, 2, w),
+            j3 = dwt_src_index(j, 3, w);
+  a[j] = dwt_h_lo(lo[j0], lo[j1], lo[j2], lo[j3], add, shift);
+  v[j] = dwt_h_hi(lo[j0], lo[j1], lo[j2], lo[j3], add, shift);
+  h[j] = dwt_h_lo(hi[j0], hi[j1], hi[j2], hi[j3], add, shift);
+  d[j] = dwt_h_hi(hi[j0], hi[j1], hi[j2], hi[j3], add, shift);
+}
+
 EXACTVMAF_HD inline void dwt_horizontal_row(const i32* lo, const i32* hi, int w, int scale, i32* a, i32* v, i32* h,
                                             i32* d) {
   const i64 add = dwt_hp_add(scale);
   const int shift = dwt_hp_shift(scale);
   const int bw = band_size(w);
-  for (int j = 0; j < bw; ++j) {
-    const int j0 = dwt_src_index(j, 0, w), j1 = dwt_src_index(j, 1, w), j2 = dwt_src_index(j, 2, w),
-              j3 = dwt_src_index(j, 3, w);
-    a[j] = dwt_h_lo(lo[j0], lo[j1], lo[j2], lo[j3], add, shift);
-    v[j] = dwt_h_hi(lo[j0], lo[j1], lo[j2], lo[j3], add, shift);
-    h[j] = dwt_h_lo(hi[j0], hi[j1], hi[j2], hi[j3], add, shift);
-    d[j] = dwt_h_hi(hi[j0], hi[j1], hi[j2], hi[j3], add, shift);
-  }
+  for (int j = 0; j < bw; ++j) dwt_horizontal_at(lo, hi, w, j, add, shift, a, v, h, d);
 }
 
 // ---- decouple -------------------------------------------------------------
@@ -224,12 +228,15 @@ inline constexpr float cos_1deg_sq = 0x1.ffd814p-1f;
 // Upstream converts the int64 dot product and squared norms to float, scales
 // by 1/4096 in double, and compares dp^2 (exact in double) with
 // cos^2 * |o|^2 * |t|^2, a 72-bit product rounded to double.
-EXACTVMAF_HD_INLINE bool angle_within_1deg(i64 ot_dp, i64 o_mag_sq, i64 t_mag_sq) {
-  const double dp = static_cast<double>(static_cast<float>(ot_dp)) / 4096.0;
-  if (!(dp >= 0.0)) return false;
-  const double o = static_cast<double>(static_cast<float>(o_mag_sq)) / 4096.0;
-  const double t = static_cast<double>(static_cast<float>(t_mag_sq)) / 4096.0;
-  return dp * dp >= static_cast<double>(cos_1deg_sq) * o * t;
+// Written against the fp64 policy F (numeric/f64_policy.hpp).
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE bool angle_within_1deg(i64 ot_dp, i64 o_mag_sq, i64 t_mag_sq, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  const D dp = D(static_cast<float>(ot_dp)) / D(4096.0);
+  if (!f.ge(dp, D(0.0))) return false;
+  const D o = D(static_cast<float>(o_mag_sq)) / D(4096.0);
+  const D t = D(static_cast<float>(t_mag_sq)) / D(4096.0);
+  return f.ge(dp * dp, D(cos_1deg_sq) * o * t);
 }
 
 // fp64 island: upstream's rst * adm_enhn_gain_limit (int times double, one
@@ -238,16 +245,19 @@ EXACTVMAF_HD_INLINE bool angle_within_1deg(i64 ot_dp, i64 o_mag_sq, i64 t_mag_sq
 // upstream differs at non-integer gains (docs/numerics.md). The caller's
 // MIN/MAX with the distorted coefficient commutes with the conversion (that
 // bound is an integer), so it is done on integers.
-EXACTVMAF_HD_INLINE i64 trunc_mul_gain(i64 rst, double gain) {
-  return static_cast<i64>(static_cast<double>(rst) * gain);
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE i64 trunc_mul_gain(i64 rst, double gain, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  return f.trunc_i64(D(rst) * D(gain));
 }
 
 // The enhancement-gain limit on a restored coefficient: only where the angle
 // test passed and rst's float twin (k / 2^15 * o / 64) is nonzero, i.e. k > 0
 // and o != 0; then min(rst * gain, t) for o > 0, max(rst * gain, t) for o < 0.
-EXACTVMAF_HD_INLINE i64 limit_gain(bool angle_flag, i64 k, i64 o, i64 rst, i64 t, double gain) {
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE i64 limit_gain(bool angle_flag, i64 k, i64 o, i64 rst, i64 t, double gain, F&& f = F{}) {
   if (!angle_flag || k <= 0 || o == 0) return rst;
-  const i64 g = trunc_mul_gain(rst, gain);
+  const i64 g = trunc_mul_gain(rst, gain, f);
   if (o > 0) return g < t ? g : t;
   return g > t ? g : t;
 }
@@ -266,13 +276,14 @@ inline constexpr int div_lookup_size = 65537;
 
 // Scale 0 decouple of one sample (o: reference, t: distorted coefficients of
 // the h, v, d bands); writes r and a.
+template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE void decouple0_sample(i16 oh, i16 ov, i16 od, i16 th, i16 tv, i16 td, double gain,
                                           const i32* div_lookup, i16* rh, i16* rv, i16* rd, i16* ah, i16* av,
-                                          i16* ad) {
+                                          i16* ad, F&& f = F{}) {
   const i64 ot_dp = i64{oh} * th + i64{ov} * tv;
   const i64 o_mag_sq = i64{oh} * oh + i64{ov} * ov;
   const i64 t_mag_sq = i64{th} * th + i64{tv} * tv;
-  const bool angle_flag = angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq);
+  const bool angle_flag = angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq, f);
   const i16 o[3] = {oh, ov, od}, t[3] = {th, tv, td};
   i16* r[3] = {rh, rv, rd};
   i16* a[3] = {ah, av, ad};
@@ -280,7 +291,7 @@ EXACTVMAF_HD_INLINE void decouple0_sample(i16 oh, i16 ov, i16 od, i16 th, i16 tv
     const i64 k = o[b] == 0 ? 32768 : clamp_k((i64{div_lookup[o[b] + 32768]} * t[b] + 16384) >> 15);
     // k <= 2^15 and |o| <= 2^15: the int32 product of upstream cannot overflow.
     const i64 rst = static_cast<i16>((k * o[b] + 16384) >> 15);
-    const i64 lim = limit_gain(angle_flag, k, o[b], rst, t[b], gain);
+    const i64 lim = limit_gain(angle_flag, k, o[b], rst, t[b], gain, f);
     *r[b] = static_cast<i16>(lim);
     *a[b] = static_cast<i16>(t[b] - lim);
   }
@@ -304,21 +315,22 @@ EXACTVMAF_HD_INLINE i64 decouple_k_s123(i32 o, i32 t, const i32* div_lookup) {
   return clamp_k((num + (i64{1} << (14 + shift))) >> (15 + shift));
 }
 
+template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE void decouple_s123_sample(i32 oh, i32 ov, i32 od, i32 th, i32 tv, i32 td, double gain,
                                               const i32* div_lookup, i32* rh, i32* rv, i32* rd, i32* ah, i32* av,
-                                              i32* ad) {
+                                              i32* ad, F&& f = F{}) {
   // Wrapping as upstream's int64 arithmetic would (never reached by real bands).
   const i64 ot_dp = static_cast<i64>(static_cast<u64>(i64{oh} * th) + static_cast<u64>(i64{ov} * tv));
   const i64 o_mag_sq = static_cast<i64>(static_cast<u64>(i64{oh} * oh) + static_cast<u64>(i64{ov} * ov));
   const i64 t_mag_sq = static_cast<i64>(static_cast<u64>(i64{th} * th) + static_cast<u64>(i64{tv} * tv));
-  const bool angle_flag = angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq);
+  const bool angle_flag = angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq, f);
   const i32 o[3] = {oh, ov, od}, t[3] = {th, tv, td};
   i32* r[3] = {rh, rv, rd};
   i32* a[3] = {ah, av, ad};
   for (int b = 0; b < 3; ++b) {
     const i64 k = decouple_k_s123(o[b], t[b], div_lookup);
     const i64 rst = wrap32((k * o[b] + 16384) >> 15);
-    const i64 lim = limit_gain(angle_flag, k, o[b], rst, t[b], gain);
+    const i64 lim = limit_gain(angle_flag, k, o[b], rst, t[b], gain, f);
     *r[b] = wrap32(lim);
     *a[b] = sub32(t[b], wrap32(lim));
   }

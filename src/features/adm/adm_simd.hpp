@@ -1,5 +1,5 @@
 // The row kernels of integer ADM as a table of function pointers, one table
-// per SIMD level (exactvmaf::simd_level()). Every entry returns exactly what
+// per SIMD level (docs/design.md §7). Every entry returns exactly what
 // the adm_math.hpp row function of the same name returns: integer arithmetic
 // is exact in any order, wrapping included (done modulo 2^32 / 2^64 as the
 // scalar code's unsigned casts do), and the fp64 islands run per lane with
@@ -9,14 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "exactvmaf/simd.hpp"
 #include "features/adm/adm_math.hpp"
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#define EXACTVMAF_ADM_HAVE_AVX2 1
-#else
-#define EXACTVMAF_ADM_HAVE_AVX2 0
-#endif
+#include "features/common/simd.hpp"
 
 namespace exactvmaf::adm {
 
@@ -83,21 +77,13 @@ inline const Kernels& scalar_kernels() {
   return k;
 }
 
-#if EXACTVMAF_ADM_HAVE_AVX2
 const Kernels& avx2_kernels();    // adm_avx2.cpp
 const Kernels& avx512_kernels();  // adm_avx512.cpp
-#endif
 
 // The kernels for a SIMD level (what simd_level() allows by default).
 inline const Kernels& kernels_for(SimdLevel level) {
-#if EXACTVMAF_ADM_HAVE_AVX2
-  // The AVX-512 kernels also use AVX512CD (vplzcntd), which simd_level() does not check.
-  if (level >= SimdLevel::avx512 && __builtin_cpu_supports("avx512cd")) return avx512_kernels();
-  if (level >= SimdLevel::avx2) return avx2_kernels();
-#else
-  (void)level;
-#endif
-  return scalar_kernels();
+  return simd::pick(level, scalar_kernels(), EXACTVMAF_SIMD_TABLE(avx2_kernels),
+                    EXACTVMAF_SIMD_TABLE(avx512_kernels));
 }
 
 }  // namespace exactvmaf::adm

@@ -5,18 +5,16 @@
 // against each other).
 #include "features/cambi/cambi_simd.hpp"
 
-#if EXACTVMAF_CAMBI_HAVE_AVX2
+#if EXACTVMAF_SIMD_X86
 #include <immintrin.h>
 
 namespace exactvmaf::cambi {
 namespace {
 
-#define EXACTVMAF_AVX2 __attribute__((target("avx2")))
+EXACTVMAF_TARGET_AVX2 inline __m256i load16(const u16* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+EXACTVMAF_TARGET_AVX2 inline void store16(u16* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
 
-EXACTVMAF_AVX2 inline __m256i load16(const u16* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-EXACTVMAF_AVX2 inline void store16(u16* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
-
-EXACTVMAF_AVX2 void derivative_row_avx2(const u16* img, std::ptrdiff_t stride, unsigned w, unsigned h, unsigned row,
+EXACTVMAF_TARGET_AVX2 void derivative_row_avx2(const u16* img, std::ptrdiff_t stride, unsigned w, unsigned h, unsigned row,
                                         u16* out) {
   const u16* r = img + static_cast<std::ptrdiff_t>(row) * stride;
   const u16* below = row + 1 < h ? r + stride : r;
@@ -33,7 +31,7 @@ EXACTVMAF_AVX2 void derivative_row_avx2(const u16* img, std::ptrdiff_t stride, u
 
 // out[j] = src[2j]: the even uint16 of 32 samples packed into 16 (in place
 // safe: each vector reads src[2j .. 2j + 31] before writing out[j .. j + 15]).
-EXACTVMAF_AVX2 void decimate_row_avx2(const u16* src, unsigned w_out, u16* out) {
+EXACTVMAF_TARGET_AVX2 void decimate_row_avx2(const u16* src, unsigned w_out, u16* out) {
   const __m256i low = _mm256_set1_epi32(0xffff);
   unsigned j = 0;
   for (; j + 16 <= w_out; j += 16) {
@@ -45,14 +43,14 @@ EXACTVMAF_AVX2 void decimate_row_avx2(const u16* src, unsigned w_out, u16* out) 
 }
 
 // mode3 per lane: a if a equals b or c, else b if b equals c, else the minimum.
-EXACTVMAF_AVX2 inline __m256i mode3_avx2(__m256i a, __m256i b, __m256i c) {
+EXACTVMAF_TARGET_AVX2 inline __m256i mode3_avx2(__m256i a, __m256i b, __m256i c) {
   const __m256i a_dup = _mm256_or_si256(_mm256_cmpeq_epi16(a, b), _mm256_cmpeq_epi16(a, c));
   const __m256i bc = _mm256_cmpeq_epi16(b, c);
   const __m256i mn = _mm256_min_epu16(_mm256_min_epu16(a, b), c);
   return _mm256_blendv_epi8(_mm256_blendv_epi8(mn, b, bc), a, a_dup);
 }
 
-EXACTVMAF_AVX2 void mode_horizontal_row_avx2(const u16* in, unsigned w, u16* out) {
+EXACTVMAF_TARGET_AVX2 void mode_horizontal_row_avx2(const u16* in, unsigned w, u16* out) {
   out[0] = in[0];
   unsigned j = 1;
   for (; j + 17 <= w; j += 16)  // in[j + 16] must exist: j + 16 < w
@@ -61,7 +59,7 @@ EXACTVMAF_AVX2 void mode_horizontal_row_avx2(const u16* in, unsigned w, u16* out
   out[w - 1] = in[w - 1];
 }
 
-EXACTVMAF_AVX2 void mode_vertical_row_avx2(const u16* a, const u16* b, const u16* c, unsigned w, u16* out) {
+EXACTVMAF_TARGET_AVX2 void mode_vertical_row_avx2(const u16* a, const u16* b, const u16* c, unsigned w, u16* out) {
   unsigned j = 0;
   for (; j + 16 <= w; j += 16) store16(out + j, mode3_avx2(load16(a + j), load16(b + j), load16(c + j)));
   for (; j < w; ++j) out[j] = mode3(a[j], b[j], c[j]);
@@ -72,7 +70,7 @@ EXACTVMAF_AVX2 void mode_vertical_row_avx2(const u16* a, const u16* b, const u16
 // ones take the scalar function), lanes past the run's columns adding 0
 // (they read and write back the samples after them: the next histogram row
 // or the buffer's slack).
-EXACTVMAF_AVX2 void apply_runs_avx2(u16* hist, const CountRun* runs, unsigned n, int pad, unsigned w, const Params& p) {
+EXACTVMAF_TARGET_AVX2 void apply_runs_avx2(u16* hist, const CountRun* runs, unsigned n, int pad, unsigned w, const Params& p) {
   if (w + static_cast<unsigned>(pad) >= 16000u) {
     apply_runs(hist, runs, n, pad, w, p);
     return;
@@ -101,7 +99,7 @@ EXACTVMAF_AVX2 void apply_runs_avx2(u16* hist, const CountRun* runs, unsigned n,
 // Eight c-values at once: the counts are gathered (32-bit gathers of
 // uint16 cells, the high half masked off: the buffer has slack after the
 // last cell), the gating and the term as c_value computes them per lane.
-EXACTVMAF_AVX2 void c_values_row_avx2(const u16* hist, const u16* img_row, const u16* mask_row, unsigned w,
+EXACTVMAF_TARGET_AVX2 void c_values_row_avx2(const u16* hist, const u16* img_row, const u16* mask_row, unsigned w,
                                       const Params& p, const float* reciprocal, float* out) {
   const int* cells = reinterpret_cast<const int*>(hist);
   const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);

@@ -7,14 +7,8 @@
 #pragma once
 #include <cstddef>
 
-#include "exactvmaf/simd.hpp"
 #include "features/cambi/cambi_math.hpp"
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#define EXACTVMAF_CAMBI_HAVE_AVX2 1
-#else
-#define EXACTVMAF_CAMBI_HAVE_AVX2 0
-#endif
+#include "features/common/simd.hpp"
 
 namespace exactvmaf::cambi {
 
@@ -35,19 +29,12 @@ inline const Kernels& scalar_kernels() {
   return k;
 }
 
-#if EXACTVMAF_CAMBI_HAVE_AVX2
 const Kernels& avx2_kernels();  // cambi_avx2.cpp
-#endif
 
 // The kernels for a SIMD level (AVX-512 runs the AVX2 kernels, as upstream,
 // which has no AVX-512 cambi).
 inline const Kernels& kernels_for(SimdLevel level) {
-#if EXACTVMAF_CAMBI_HAVE_AVX2
-  if (level >= SimdLevel::avx2) return avx2_kernels();
-#else
-  (void)level;
-#endif
-  return scalar_kernels();
+  return simd::pick(level, scalar_kernels(), EXACTVMAF_SIMD_TABLE(avx2_kernels), nullptr);
 }
 
 }  // namespace exactvmaf::cambi

@@ -1,6 +1,6 @@
 // ciede (metric ciede2000) on the CPU. Per-pixel arithmetic: ciede_math.hpp.
 // The frame value is the exact sum of the per-pixel floats rounded once
-// (DESIGN.md §2 rule 3), then upstream's 45 - 20 log10(mean). Chroma is
+// (docs/design.md §2 rule 3), then upstream's 45 - 20 log10(mean). Chroma is
 // nearest-neighbour: 4:2:0 (x>>1, y>>1) and 4:4:4 (x, y) as upstream; 4:2:2
 // (x>>1, y), where upstream's mapping is wrong (docs/features/ciede.md).
 // Speed without changing a bit (ciede_host.hpp): identical pixel pairs are
@@ -136,7 +136,31 @@ float pixel_value(const PictureView& ref, const PictureView& dist, unsigned x, u
   return static_cast<float>(acc.round_to_double());  // one float term: exact
 }
 
-#if !defined(EXACTVMAF_HAVE_CUDA)
+Config config_from_options(const OptionValues& o) {
+  Config c;
+  c.lab_table = o.get_bool("lab_table");
+  c.pair_cache = o.get_bool("pair_cache");
+  c.cuda_replay_every = static_cast<std::uint64_t>(o.get_int("cuda_replay_every"));
+  return c;
+}
+
+std::vector<std::string> init(Config& c, const VideoFormat& fmt) {
+  if (fmt.pix_fmt == PixelFormat::yuv400) throw Error("ciede: needs chroma planes (the input is 4:0:0)");
+  if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
+    throw Error(fmt::format("ciede: unsupported bit depth {}", fmt.bitdepth));
+  c.w = fmt.width;
+  c.h = fmt.height;
+  c.bpc = fmt.bitdepth;
+  c.scale = lab_scale(fmt.bitdepth);
+  c.chroma_x_shift = fmt.pix_fmt == PixelFormat::yuv444 ? 0u : 1u;
+  c.chroma_y_shift = fmt.pix_fmt == PixelFormat::yuv420 ? 1u : 0u;
+  if (fmt.pix_fmt == PixelFormat::yuv422)
+    io::warn("ciede: 4:2:2 chroma is read at (x/2, y); upstream libvmaf reads it at (x, y/2) and past the "
+             "row ends, so ciede2000 differs from upstream on 4:2:2 input");
+  return {"ciede2000"};
+}
+
+#if !EXACTVMAF_FEATURE_CUDA
 // The device test hooks in builds without CUDA (the tests skip before
 // calling them).
 DeviceCheckCounts device_pair_values(unsigned, bool, const std::uint16_t*, std::size_t, float*, std::uint8_t*) {
@@ -170,30 +194,10 @@ class CiedeWorker final : public FeatureWorker {
 
 class CiedeExtractor final : public FeatureExtractor {
  public:
-  explicit CiedeExtractor(const OptionValues& o) {
-    c_.lab_table = o.get_bool("lab_table");
-    c_.pair_cache = o.get_bool("pair_cache");
-    c_.cuda_replay_every = static_cast<std::uint64_t>(o.get_int("cuda_replay_every"));
-  }
-  std::vector<std::string> init(const VideoFormat& fmt) override {
-    if (fmt.pix_fmt == PixelFormat::yuv400)
-      throw Error("ciede: needs chroma planes (the input is 4:0:0)");
-    if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
-      throw Error(fmt::format("ciede: unsupported bit depth {}", fmt.bitdepth));
-    c_.w = fmt.width;
-    c_.h = fmt.height;
-    c_.bpc = fmt.bitdepth;
-    c_.scale = ciede::lab_scale(fmt.bitdepth);
-    c_.chroma_x_shift = fmt.pix_fmt == PixelFormat::yuv444 ? 0u : 1u;
-    c_.chroma_y_shift = fmt.pix_fmt == PixelFormat::yuv420 ? 1u : 0u;
-    if (fmt.pix_fmt == PixelFormat::yuv422)
-      io::warn("ciede: 4:2:2 chroma is read at (x/2, y); upstream libvmaf reads it at (x, y/2) and past the "
-               "row ends, so ciede2000 differs from upstream on 4:2:2 input");
-    return {"ciede2000"};
-  }
+  explicit CiedeExtractor(const OptionValues& o) : c_(ciede::config_from_options(o)) {}
+  std::vector<std::string> init(const VideoFormat& fmt) override { return ciede::init(c_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<CiedeWorker>(c_); }
-
-#if defined(EXACTVMAF_HAVE_CUDA)
+#if EXACTVMAF_FEATURE_CUDA
   std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return ciede::make_cuda_worker(c_); }
 #endif
 
@@ -218,6 +222,7 @@ FeatureInfo ciede_feature_info() {
        "0: off)"},
   };
   f.provided = {"ciede2000"};
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues& o) { return std::make_unique<CiedeExtractor>(o); };
   return f;
 }

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "backends/cuda/check.cuh"
+#include "backends/cuda/device_memory.cuh"
 #include "features/ciede/ciede_cuda.hpp"
 #include "features/ciede/ciede_host.hpp"
 #include "features/ciede/ciede_math.hpp"
@@ -52,27 +53,6 @@ struct DeviceResult {
   unsigned long long index[kQueueCapacity];  // y * w + x
 };
 constexpr std::size_t kResultHeader = offsetof(DeviceResult, index);  // zeroed per frame
-
-// A device allocation, freed on destruction.
-template <class T>
-class DeviceArray {
- public:
-  explicit DeviceArray(std::size_t n) { EXACTVMAF_CUDA_CHECK(cudaMalloc(&p_, sizeof(T) * (n ? n : 1))); }
-  ~DeviceArray() {
-    if (p_) (void)cudaFree(p_);
-  }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  T* get() const { return p_; }
-  T* release() {
-    T* p = p_;
-    p_ = nullptr;
-    return p;
-  }
-
- private:
-  T* p_ = nullptr;
-};
 
 template <class Sample>
 __device__ __forceinline__ unsigned sample_at(const cuda::DevicePlane& p, unsigned x, unsigned y) {
@@ -144,31 +124,22 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 struct DeviceTable8 {
-  float4* data = nullptr;
+  cuda::DeviceBuffer<float4> data;
   std::uint64_t fixed = 0;  // entries the host rewrote
-  DeviceTable8() = default;
-  DeviceTable8(const DeviceTable8&) = delete;
-  DeviceTable8& operator=(const DeviceTable8&) = delete;
-  ~DeviceTable8() {
-    if (data) (void)cudaFree(data);
-  }
 };
 
 // Builds the table on the current device with `stream` (synchronises).
 std::unique_ptr<DeviceTable8> build_table8(cudaStream_t stream) {
   auto t = std::make_unique<DeviceTable8>();
-  {
-    DeviceArray<float4> data(kColours8);
-    t->data = data.release();
-  }
+  t->data = cuda::DeviceBuffer<float4>(kColours8);
   const LabScale scale = lab_scale(8);
   unsigned capacity = 4096;
   std::vector<unsigned long long> undecided;
   for (;;) {
-    DeviceArray<unsigned int> count(1);
-    DeviceArray<unsigned long long> index(capacity);
+    cuda::DeviceBuffer<unsigned int> count(1);
+    cuda::DeviceBuffer<unsigned long long> index(capacity);
     EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(count.get(), 0, sizeof(unsigned int), stream));
-    build_table_kernel<<<kTargetBlocks, kThreads, 0, stream>>>(t->data, scale, {count.get(), index.get(), capacity});
+    build_table_kernel<<<kTargetBlocks, kThreads, 0, stream>>>(t->data.get(), scale, {count.get(), index.get(), capacity});
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     unsigned int n = 0;
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(&n, count.get(), sizeof n, cudaMemcpyDeviceToHost, stream));
@@ -194,7 +165,7 @@ std::unique_ptr<DeviceTable8> build_table8(cudaStream_t stream) {
   }
   for (std::size_t k = 0; k < undecided.size(); ++k)
     EXACTVMAF_CUDA_CHECK(
-        cudaMemcpyAsync(t->data + undecided[k], &fixes[k], sizeof(float4), cudaMemcpyHostToDevice, stream));
+        cudaMemcpyAsync(t->data.get() + undecided[k], &fixes[k], sizeof(float4), cudaMemcpyHostToDevice, stream));
   EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
   t->fixed = undecided.size();
   return t;
@@ -223,10 +194,6 @@ unsigned blocks_for(unsigned n, unsigned per_block) { return (n + per_block - 1)
 class CiedeCudaWorker final : public cuda::FeatureWorker {
  public:
   explicit CiedeCudaWorker(const Config& c) : c_(c) {}
-  ~CiedeCudaWorker() override {
-    if (result_) (void)cudaFree(result_);
-    if (host_) (void)cudaFreeHost(host_);
-  }
 
   cuda::PlaneNeeds planes() const override {
     cuda::PlaneNeeds n;
@@ -238,23 +205,23 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
     for (unsigned p = 0; p < 3; ++p)
       if ((!frame.ref.plane[p].data || !frame.dist.plane[p].data) && frame.ref.plane[p].width != 0)
-        throw Error("internal: ciede's CUDA worker did not get all three planes on the device");
+        throw InternalError("internal: ciede's CUDA worker did not get all three planes on the device");
     if (frame.ref.plane[0].width != c_.w || frame.ref.plane[0].height != c_.h)
-      throw Error("internal: ciede's CUDA worker got a luma plane of another size");
+      throw InternalError("internal: ciede's CUDA worker got a luma plane of another size");
     // Pixels whose chroma sample is on the device (libvmaf's chroma size);
     // finish() computes the rest (the last column/row of odd sizes).
     wd_ = std::min(c_.w, frame.ref.plane[1].width << c_.chroma_x_shift);
     hd_ = std::min(c_.h, frame.ref.plane[1].height << c_.chroma_y_shift);
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&result_, sizeof(DeviceResult)));
-    EXACTVMAF_CUDA_CHECK(cudaHostAlloc(&host_, sizeof(DeviceResult), cudaHostAllocPortable));
-    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(result_, 0, sizeof(DeviceResult), stream));
+    result_ = cuda::DeviceBuffer<DeviceResult>(1);
+    host_ = cuda::PinnedBuffer<DeviceResult>(1);
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(result_.get(), 0, sizeof(DeviceResult), stream));
     if (c_.lab_table && c_.bpc == 8) table_ = acquire_table8(stream);
     if (c_.pair_cache) cache_ = std::make_unique<PairCache>();
     EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
   void enqueue(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
-    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(result_, 0, kResultHeader, stream));
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(result_.get(), 0, kResultHeader, stream));
     if (wd_ != 0 && hd_ != 0) {
       FrameArgs a{};
       for (unsigned p = 0; p < 3; ++p) {
@@ -267,23 +234,25 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
       a.sx = c_.chroma_x_shift;
       a.sy = c_.chroma_y_shift;
       a.scale = c_.scale;
-      a.table = table_ ? table_->data : nullptr;
+      a.table = table_ ? table_->data.get() : nullptr;
       a.replay_every = c_.cuda_replay_every;
       const unsigned bx = blocks_for(wd_, kThreads);
       const unsigned by = std::max(1u, std::min(hd_, std::min(65535u, kTargetBlocks / bx)));
       const dim3 grid(bx, by);
       if (c_.bpc == 8) {
         if (table_)
-          frame_kernel<std::uint8_t, true><<<grid, kThreads, 0, stream>>>(a, result_);
+          frame_kernel<std::uint8_t, true><<<grid, kThreads, 0, stream>>>(a, result_.get());
         else
-          frame_kernel<std::uint8_t, false><<<grid, kThreads, 0, stream>>>(a, result_);
+          frame_kernel<std::uint8_t, false><<<grid, kThreads, 0, stream>>>(a, result_.get());
       } else {
-        frame_kernel<std::uint16_t, false><<<grid, kThreads, 0, stream>>>(a, result_);
+        frame_kernel<std::uint16_t, false><<<grid, kThreads, 0, stream>>>(a, result_.get());
       }
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     }
-    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_, result_, sizeof(DeviceResult), cudaMemcpyDeviceToHost, stream));
+    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_.get(), result_.get(), sizeof(DeviceResult), cudaMemcpyDeviceToHost, stream));
   }
+
+  std::uint64_t host_frames() const override { return host_frames_; }
 
   void finish(const FrameInput& in, FrameOutput& out) override {
     Acc acc;
@@ -292,6 +261,7 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
     if (count > kQueueCapacity) {
       // Some indices were dropped: the whole frame on the host.
       add_region(acc, in.ref, in.dist, 0, c_.w, 0, c_.h, c_, cache_.get());
+      ++host_frames_;
     } else {
       for (int i = 0; i < Acc::kLimbs; ++i) acc.limb[i] = static_cast<std::int64_t>(host_->sum.limb[i]);
       acc.flags = host_->sum.flags;
@@ -309,10 +279,11 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
  private:
   Config c_;
   unsigned wd_ = 0, hd_ = 0;
-  DeviceResult* result_ = nullptr;
-  DeviceResult* host_ = nullptr;  // pinned: the graph's last copy lands here
+  cuda::DeviceBuffer<DeviceResult> result_;
+  cuda::PinnedBuffer<DeviceResult> host_;  // the graph's last copy lands here
   std::shared_ptr<DeviceTable8> table_;
   std::unique_ptr<PairCache> cache_;  // for a frame the host computes whole
+  std::uint64_t host_frames_ = 0;     // such frames
 };
 
 // ---- test hooks -------------------------------------------------------------------
@@ -370,13 +341,13 @@ DeviceCheckCounts device_pair_values(unsigned bpc, bool use_table8, const std::u
   const bool table = use_table8 && bpc == 8;
   std::shared_ptr<DeviceTable8> t;
   if (table) t = acquire_table8(nullptr);
-  DeviceArray<std::uint16_t> d_pairs(6 * n);
-  DeviceArray<float> d_values(n);
-  DeviceArray<std::uint8_t> d_undecided(n);
+  cuda::DeviceBuffer<std::uint16_t> d_pairs(6 * n);
+  cuda::DeviceBuffer<float> d_values(n);
+  cuda::DeviceBuffer<std::uint8_t> d_undecided(n);
   EXACTVMAF_CUDA_CHECK(cudaMemcpy(d_pairs.get(), pairs, sizeof(std::uint16_t) * 6 * n, cudaMemcpyHostToDevice));
   const unsigned blocks = std::max(1u, std::min(4u * kTargetBlocks, blocks_for(static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)), kThreads)));
   if (table)
-    pair_kernel<true><<<blocks, kThreads>>>(d_pairs.get(), n, lab_scale(bpc), t->data, d_values.get(), d_undecided.get());
+    pair_kernel<true><<<blocks, kThreads>>>(d_pairs.get(), n, lab_scale(bpc), t->data.get(), d_values.get(), d_undecided.get());
   else
     pair_kernel<false><<<blocks, kThreads>>>(d_pairs.get(), n, lab_scale(bpc), nullptr, d_values.get(),
                                              d_undecided.get());
@@ -388,8 +359,8 @@ DeviceCheckCounts device_pair_values(unsigned bpc, bool use_table8, const std::u
 
 DeviceCheckCounts device_lab_values(unsigned bpc, std::uint64_t first, std::size_t n, float* lab,
                                     std::uint8_t* undecided) {
-  DeviceArray<float> d_lab(3 * n);
-  DeviceArray<std::uint8_t> d_undecided(n);
+  cuda::DeviceBuffer<float> d_lab(3 * n);
+  cuda::DeviceBuffer<std::uint8_t> d_undecided(n);
   const unsigned blocks = std::max(1u, std::min(4u * kTargetBlocks, blocks_for(static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)), kThreads)));
   lab_kernel<<<blocks, kThreads>>>(bpc, first, n, lab_scale(bpc), d_lab.get(), d_undecided.get());
   EXACTVMAF_CUDA_CHECK(cudaGetLastError());
@@ -401,7 +372,7 @@ DeviceCheckCounts device_lab_values(unsigned bpc, std::uint64_t first, std::size
 std::uint64_t device_lab_table8(float* lab) {
   const std::shared_ptr<DeviceTable8> t = acquire_table8(nullptr);
   std::vector<float4> host(kColours8);
-  EXACTVMAF_CUDA_CHECK(cudaMemcpy(host.data(), t->data, sizeof(float4) * kColours8, cudaMemcpyDeviceToHost));
+  EXACTVMAF_CUDA_CHECK(cudaMemcpy(host.data(), t->data.get(), sizeof(float4) * kColours8, cudaMemcpyDeviceToHost));
   for (std::size_t c = 0; c < kColours8; ++c) {
     lab[3 * c] = host[c].x;
     lab[3 * c + 1] = host[c].y;

@@ -1,5 +1,6 @@
-// ciede on the host: the parts the CPU worker and the CUDA worker's finish()
-// share (ciede_cpu.cpp defines them). Everything here returns R's values
+// ciede on the host (docs/design.md, "The feature template"): the run's
+// Config and the parts the CPU worker and the CUDA worker's finish() share
+// (ciede_cpu.cpp defines them). Everything here returns R's values
 // bit for bit; the table and the cache only skip recomputation.
 //   - LabTable8: R's Lab of every 8-bit colour, filled lazily (an entry is
 //     computed with HostMath the first time a pixel needs it) and shared by
@@ -11,8 +12,10 @@
 //     (flat areas, 4:2:0 chroma shared by 2x2 pixels).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "exactvmaf/feature.hpp"
 #include "exactvmaf/format.hpp"
 #include "features/ciede/ciede_math.hpp"
 #include "numeric/exact_sum.hpp"
@@ -29,6 +32,13 @@ struct Config {
   // every Nth pixel to the host's replay as if undecided (same values).
   std::uint64_t cuda_replay_every = 0;
 };
+
+// The options of --feature ciede (ciede_cpu.cpp).
+Config config_from_options(const OptionValues& o);
+
+// Checks the format (Error naming ciede), fills the format-dependent fields
+// and returns the output names (ciede_cpu.cpp).
+std::vector<std::string> init(Config& c, const VideoFormat& fmt);
 
 // LabTable8 is indexed by colour_index8 (ciede_math.hpp), as the device table.
 class LabTable8 {

@@ -29,6 +29,7 @@
 #include "numeric/dd.hpp"
 #include "numeric/hd.hpp"
 #include "numeric/rmath_policy.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::ciede {
 

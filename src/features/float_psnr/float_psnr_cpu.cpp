@@ -1,4 +1,5 @@
 // float_psnr on the CPU. Luma only, as upstream.
+#include "features/float_psnr/float_psnr_host.hpp"
 #include "features/float_psnr/float_psnr_math.hpp"
 #include "features/psnr/psnr_math.hpp"
 #include "features/registry.hpp"
@@ -9,7 +10,7 @@ namespace {
 
 class FloatPsnrWorker final : public FeatureWorker {
  public:
-  FloatPsnrWorker(const float_psnr::Constants& c, bool integer_exact) : c_(c), integer_exact_(integer_exact) {}
+  explicit FloatPsnrWorker(const float_psnr::Config& c) : c_(c.k), integer_exact_(c.integer_exact) {}
 
   void extract(const FrameInput& in, FrameOutput& out) override {
     const unsigned w = in.ref.w(0), h = in.ref.h(0);
@@ -47,18 +48,13 @@ class FloatPsnrWorker final : public FeatureWorker {
 class FloatPsnrExtractor final : public FeatureExtractor {
  public:
   std::vector<std::string> init(const VideoFormat& fmt) override {
-    c_ = float_psnr::constants(fmt.bitdepth);
-    integer_exact_ = float_psnr::integer_sum_is_exact(
-        fmt.bitdepth, static_cast<std::uint64_t>(fmt.width) * fmt.height);
+    c_ = float_psnr::config_for(fmt);
     return {"float_psnr"};
   }
-  std::unique_ptr<FeatureWorker> make_worker() override {
-    return std::make_unique<FloatPsnrWorker>(c_, integer_exact_);
-  }
+  std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<FloatPsnrWorker>(c_); }
 
  private:
-  float_psnr::Constants c_{};
-  bool integer_exact_ = false;
+  float_psnr::Config c_;
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "numeric/cr_log.hpp"
 #include "numeric/exact_ops.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::float_psnr {
 

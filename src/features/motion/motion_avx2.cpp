@@ -3,26 +3,28 @@
 // columns at a time.
 #include "features/motion/motion_simd.hpp"
 
-#if EXACTVMAF_MOTION_HAVE_AVX2
+#if EXACTVMAF_SIMD_X86
 #include <immintrin.h>
 
 namespace exactvmaf::motion {
 namespace {
 
-#define EXACTVMAF_AVX2 __attribute__((target("avx2")))
+// Largest bit depth these kernels take (the tap sums must fit int32); above
+// it the entries hand the frame to the scalar entry.
+constexpr unsigned avx2_max_bpc = 14;
 
-EXACTVMAF_AVX2 inline __m256i tap_pair(std::int64_t lo, std::int64_t hi) {
+EXACTVMAF_TARGET_AVX2 inline __m256i tap_pair(std::int64_t lo, std::int64_t hi) {
   return _mm256_set1_epi32(
       static_cast<int>((static_cast<std::uint32_t>(hi) << 16) | (static_cast<std::uint32_t>(lo) & 0xffffu)));
 }
 
 // 16 differences earlier - current as int16.
-EXACTVMAF_AVX2 inline __m256i diff16(const std::uint8_t* e, const std::uint8_t* c) {
+EXACTVMAF_TARGET_AVX2 inline __m256i diff16(const std::uint8_t* e, const std::uint8_t* c) {
   const __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(e)));
   const __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c)));
   return _mm256_sub_epi16(a, b);
 }
-EXACTVMAF_AVX2 inline __m256i diff16(const std::uint16_t* e, const std::uint16_t* c) {
+EXACTVMAF_TARGET_AVX2 inline __m256i diff16(const std::uint16_t* e, const std::uint16_t* c) {
   const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(e));
   const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c));
   return _mm256_sub_epi16(a, b);
@@ -31,9 +33,9 @@ EXACTVMAF_AVX2 inline __m256i diff16(const std::uint16_t* e, const std::uint16_t
 // Vertical pass, bpc <= 14: the tap sums fit int32 and the row differences
 // fit int16, so pairs of rows go through one multiply-add (vpmaddwd).
 template <class Sample>
-EXACTVMAF_AVX2 bool vertical_row_avx2(const Sample* earlier, std::ptrdiff_t earlier_stride, const Sample* current,
-                                      std::ptrdiff_t current_stride, unsigned w, unsigned h, unsigned i,
-                                      unsigned bpc, std::int32_t* y_row) {
+EXACTVMAF_TARGET_AVX2 bool vertical_row_avx2(const Sample* earlier, std::ptrdiff_t earlier_stride,
+                                             const Sample* current, std::ptrdiff_t current_stride, unsigned w,
+                                             unsigned h, unsigned i, unsigned bpc, std::int32_t* y_row) {
   const Sample* e[filter_width];
   const Sample* c[filter_width];
   for (int k = 0; k < filter_width; ++k) {
@@ -65,12 +67,9 @@ EXACTVMAF_AVX2 bool vertical_row_avx2(const Sample* earlier, std::ptrdiff_t earl
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(y_row + j + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
   }
   std::int32_t any_tail = 0;
+  const std::int32_t tail_round = std::int32_t{1} << (bpc - 1);
   for (; j < w; ++j) {
-    std::int32_t accum = 0;
-    for (int k = 0; k < filter_width; ++k)
-      accum += static_cast<std::int32_t>(filter_tap(k)) *
-               (static_cast<std::int32_t>(e[k][j]) - static_cast<std::int32_t>(c[k][j]));
-    y_row[j] = (accum + (std::int32_t{1} << (bpc - 1))) >> bpc;
+    y_row[j] = vertical_sample<Sample, std::int32_t>(e, c, j, tail_round, bpc);
     any_tail |= y_row[j];
   }
   return !_mm256_testz_si256(any, any) || any_tail != 0;
@@ -79,7 +78,7 @@ EXACTVMAF_AVX2 bool vertical_row_avx2(const Sample* earlier, std::ptrdiff_t earl
 // Horizontal pass. The tap sum of y (|y| < 2^17) can pass 2^31, so y is split
 // as y = 256 * yh + yl (0 <= yl < 256): with A = sum t*yh and B = sum t*yl,
 // both below 2^25, (256 A + B + 2^15) >> 16 == (A + ((B + 2^15) >> 8)) >> 8.
-EXACTVMAF_AVX2 std::uint32_t horizontal_row_sad_avx2(const std::int32_t* y_row, unsigned w) {
+EXACTVMAF_TARGET_AVX2 std::uint32_t horizontal_row_sad_avx2(const std::int32_t* y_row, unsigned w) {
   std::uint32_t row_sad = 0;
   const auto at = [&](int col) { return y_row[mirror(col, static_cast<int>(w))]; };
   const auto scalar_col = [&](unsigned j) {
@@ -120,17 +119,15 @@ EXACTVMAF_AVX2 std::uint32_t horizontal_row_sad_avx2(const std::int32_t* y_row, 
 }
 
 template <class Sample>
-EXACTVMAF_AVX2 std::uint64_t frame_sad_avx2(const Sample* earlier, std::ptrdiff_t earlier_stride,
-                                            const Sample* current, std::ptrdiff_t current_stride, unsigned w,
-                                            unsigned h, unsigned bpc, std::int32_t* y_row) {
+EXACTVMAF_TARGET_AVX2 std::uint64_t frame_sad_avx2(const Sample* earlier, std::ptrdiff_t earlier_stride,
+                                                   const Sample* current, std::ptrdiff_t current_stride, unsigned w,
+                                                   unsigned h, unsigned bpc, std::int32_t* y_row) {
   std::uint64_t sad = 0;
   for (unsigned i = 0; i < h; ++i)
     if (vertical_row_avx2(earlier, earlier_stride, current, current_stride, w, h, i, bpc, y_row))
       sad += horizontal_row_sad_avx2(y_row, w);
   return sad;
 }
-
-}  // namespace
 
 std::uint64_t frame_sad_avx2_u8(const std::uint8_t* earlier, std::ptrdiff_t earlier_stride,
                                 const std::uint8_t* current, std::ptrdiff_t current_stride, unsigned w, unsigned h,
@@ -141,7 +138,15 @@ std::uint64_t frame_sad_avx2_u8(const std::uint8_t* earlier, std::ptrdiff_t earl
 std::uint64_t frame_sad_avx2_u16(const std::uint16_t* earlier, std::ptrdiff_t earlier_stride,
                                  const std::uint16_t* current, std::ptrdiff_t current_stride, unsigned w, unsigned h,
                                  unsigned bpc, std::int32_t* y_row) {
+  if (bpc > avx2_max_bpc) return frame_sad(earlier, earlier_stride, current, current_stride, w, h, bpc, y_row);
   return frame_sad_avx2(earlier, earlier_stride, current, current_stride, w, h, bpc, y_row);
+}
+
+}  // namespace
+
+const Kernels& avx2_kernels() {
+  static const Kernels k = {"avx2", &frame_sad_avx2_u8, &frame_sad_avx2_u16};
+  return k;
 }
 
 }  // namespace exactvmaf::motion

@@ -7,107 +7,86 @@
 
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/simd.hpp"
+#include "features/motion/motion_cuda.hpp"
+#include "features/motion/motion_host.hpp"
 #include "features/motion/motion_math.hpp"
 #include "features/motion/motion_simd.hpp"
 #include "features/registry.hpp"
-#if defined(EXACTVMAF_HAVE_CUDA)
-#include "features/motion/motion_cuda.hpp"
-#endif
 
 namespace exactvmaf {
 
+namespace motion {
+
 namespace {
-
-// SIMD kernels give the same integers; --simd scalar selects the plain loop.
-std::uint64_t frame_sad_8bit(const std::uint8_t* earlier, std::ptrdiff_t earlier_stride, const std::uint8_t* current,
-                             std::ptrdiff_t current_stride, unsigned w, unsigned h, std::int32_t* y_row) {
-#if EXACTVMAF_MOTION_HAVE_AVX2
-  if (simd_level() >= SimdLevel::avx2)
-    return motion::frame_sad_avx2_u8(earlier, earlier_stride, current, current_stride, w, h, y_row);
-#endif
-  return motion::frame_sad(earlier, earlier_stride, current, current_stride, w, h, 8, y_row);
-}
-
-std::uint64_t frame_sad_hbd(const std::uint16_t* earlier, std::ptrdiff_t earlier_stride, const std::uint16_t* current,
-                            std::ptrdiff_t current_stride, unsigned w, unsigned h, unsigned bpc, std::int32_t* y_row) {
-#if EXACTVMAF_MOTION_HAVE_AVX2
-  if (bpc <= motion::avx2_max_bpc && simd_level() >= SimdLevel::avx2)
-    return motion::frame_sad_avx2_u16(earlier, earlier_stride, current, current_stride, w, h, bpc, y_row);
-#endif
-  return motion::frame_sad(earlier, earlier_stride, current, current_stride, w, h, bpc, y_row);
-}
-
 constexpr const char* sad_name = "VMAF_integer_feature_motion_sad_score";
 constexpr const char* debug_name = "integer_motion";
 constexpr const char* motion2_name = "integer_motion2";
 constexpr const char* motion3_name = "integer_motion3";
+}  // namespace
 
-struct MotionConfig {
-  bool force_zero = false, debug = false;
-  double fps_weight = 1.0;
-  motion::TemporalOptions temporal;
-  unsigned w = 0, h = 0, bpc = 8;
-  unsigned slot_debug = 0;
-  std::vector<std::string> names;  // sad, [debug], motion2, motion3
-};
+Config config_from_options(const OptionValues& o) {
+  Config c;
+  c.force_zero = o.get_bool("motion_force_zero");
+  c.debug = o.get_bool("debug");
+  c.fps_weight = o.get_real("motion_fps_weight");
+  c.temporal.blend_factor = o.get_real("motion_blend_factor");
+  c.temporal.blend_offset = o.get_real("motion_blend_offset");
+  c.temporal.max_val = o.get_real("motion_max_val");
+  c.temporal.five_frame_window = o.get_bool("motion_five_frame_window");
+  c.temporal.moving_average = o.get_bool("motion_moving_average");
+  return c;
+}
+
+std::vector<std::string> init(Config& c, const OptionValues& o, const VideoFormat& fmt) {
+  c.w = fmt.picture_width(0);
+  c.h = fmt.picture_height(0);
+  c.bpc = fmt.bitdepth;
+  if (c.w < min_plane_size || c.h < min_plane_size)
+    throw Error(fmt::format("--feature motion: the luma plane is {}x{}; motion needs at least {}x{} samples", c.w,
+                            c.h, min_plane_size, min_plane_size));
+  // The order in which upstream's collector first sees each name.
+  std::vector<const char*> base = {sad_name};
+  if (c.debug) base.push_back(debug_name);
+  base.push_back(motion2_name);
+  base.push_back(motion3_name);
+  c.names.clear();
+  for (const char* b : base) c.names.push_back(feature_output_name(b, o));
+  return c.names;
+}
+
+}  // namespace motion
+
+namespace {
+
+using motion::Config;
 
 class MotionWorker final : public FeatureWorker {
  public:
-  explicit MotionWorker(const MotionConfig& c) : c_(c), y_row_(c.w) {}
+  // The SIMD level's kernels (same integers at every level).
+  explicit MotionWorker(const Config& c) : c_(c), k_(motion::kernels_for(simd_level())), y_row_(c.w) {}
   void extract(const FrameInput& in, FrameOutput& out) override;
 
  private:
-  const MotionConfig& c_;
+  const Config& c_;
+  const motion::Kernels& k_;
   std::vector<std::int32_t> y_row_;  // per-thread scratch: one row of the vertical pass
 };
 
 class MotionExtractor final : public FeatureExtractor {
  public:
-  explicit MotionExtractor(const OptionValues& o) : options_(o) {
-    c_.force_zero = o.get_bool("motion_force_zero");
-    c_.debug = o.get_bool("debug");
-    c_.fps_weight = o.get_real("motion_fps_weight");
-    c_.temporal.blend_factor = o.get_real("motion_blend_factor");
-    c_.temporal.blend_offset = o.get_real("motion_blend_offset");
-    c_.temporal.max_val = o.get_real("motion_max_val");
-    c_.temporal.five_frame_window = o.get_bool("motion_five_frame_window");
-    c_.temporal.moving_average = o.get_bool("motion_moving_average");
-  }
-
-  std::vector<std::string> init(const VideoFormat& fmt) override {
-    c_.w = fmt.picture_width(0);
-    c_.h = fmt.picture_height(0);
-    c_.bpc = fmt.bitdepth;
-    if (c_.w < motion::min_plane_size || c_.h < motion::min_plane_size)
-      throw Error(fmt::format("--feature motion: the luma plane is {}x{}; motion needs at least {}x{} samples", c_.w,
-                              c_.h, motion::min_plane_size, motion::min_plane_size));
-    // The order in which upstream's collector first sees each name.
-    std::vector<const char*> base = {sad_name};
-    if (c_.debug) base.push_back(debug_name);
-    base.push_back(motion2_name);
-    base.push_back(motion3_name);
-    c_.names.clear();
-    for (const char* b : base) c_.names.push_back(feature_output_name(b, options_));
-    c_.slot_debug = 1;
-    return c_.names;
-  }
-
+  explicit MotionExtractor(const OptionValues& o) : options_(o), c_(motion::config_from_options(o)) {}
+  std::vector<std::string> init(const VideoFormat& fmt) override { return motion::init(c_, options_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<MotionWorker>(c_); }
-
-  unsigned history() const override { return motion::first_scored_frame(c_.temporal.five_frame_window); }
-
-#if defined(EXACTVMAF_HAVE_CUDA)
-  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override {
-    return motion::make_cuda_worker({c_.w, c_.h, c_.bpc, history(), c_.force_zero, c_.debug, c_.fps_weight,
-                                     c_.temporal.max_val, c_.slot_debug});
-  }
+  unsigned history() const override { return c_.back(); }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return motion::make_cuda_worker(c_); }
 #endif
 
   void flush(ScoreTable& table) override {
     const auto sad_id = table.find_metric(c_.names.front());
     const auto m2_id = table.find_metric(c_.names[c_.names.size() - 2]);
     const auto m3_id = table.find_metric(c_.names.back());
-    if (!sad_id || !m2_id || !m3_id) throw Error("internal: motion's metrics are not registered");
+    if (!sad_id || !m2_id || !m3_id) throw InternalError("internal: motion's metrics are not registered");
     // Upstream uses the frames 0..n-1 that have a score, stopping at the first gap.
     std::vector<double> score;
     while (table.written(*sad_id, score.size())) score.push_back(*table.get(*sad_id, score.size()));
@@ -122,29 +101,27 @@ class MotionExtractor final : public FeatureExtractor {
 
  private:
   OptionValues options_;
-  MotionConfig c_;
+  Config c_;
 };
 
 void MotionWorker::extract(const FrameInput& in, FrameOutput& out) {
-  double score = 0.;
-  const unsigned back = motion::first_scored_frame(c_.temporal.five_frame_window);
+  const unsigned back = c_.back();
+  std::uint64_t sad = 0;
   if (!c_.force_zero && in.index >= back) {
     if (in.prev_ref.size() < back)
-      throw Error(fmt::format("internal: motion at frame {} got {} previous frames, needs {}", in.index,
+      throw InternalError(fmt::format("internal: motion at frame {} got {} previous frames, needs {}", in.index,
                               in.prev_ref.size(), back));
     const PictureView& earlier = in.prev_ref[back - 1];
-    std::uint64_t sad;
     if (c_.bpc == 8) {
-      sad = frame_sad_8bit(earlier.row<std::uint8_t>(0, 0), earlier.stride[0], in.ref.row<std::uint8_t>(0, 0),
-                           in.ref.stride[0], c_.w, c_.h, y_row_.data());
+      sad = k_.frame_sad_u8(earlier.row<std::uint8_t>(0, 0), earlier.stride[0], in.ref.row<std::uint8_t>(0, 0),
+                            in.ref.stride[0], c_.w, c_.h, y_row_.data());
     } else {
-      sad = frame_sad_hbd(earlier.row<std::uint16_t>(0, 0), earlier.stride[0] / 2, in.ref.row<std::uint16_t>(0, 0),
-                          in.ref.stride[0] / 2, c_.w, c_.h, c_.bpc, y_row_.data());
+      sad = k_.frame_sad_u16(earlier.row<std::uint16_t>(0, 0), earlier.stride[0] / 2,
+                             in.ref.row<std::uint16_t>(0, 0), in.ref.stride[0] / 2, c_.w, c_.h, c_.bpc,
+                             y_row_.data());
     }
-    score = motion::sad_score(sad, c_.w, c_.h, c_.fps_weight, c_.temporal.max_val);
   }
-  out.set(0, score);
-  if (c_.debug) out.set(c_.slot_debug, score);
+  motion::write_frame_outputs(c_, in.index, sad, out);
 }
 
 }  // namespace
@@ -170,9 +147,10 @@ FeatureInfo motion_feature_info() {
        "use moving average for motion scores after first frame", true, "mma"},
       {"debug", OptionType::boolean, false, 0, 0, "debug mode: enable additional output (integer_motion)"},
   };
-  f.provided = {sad_name, motion2_name, motion3_name};
+  f.provided = {motion::sad_name, motion::motion2_name, motion::motion3_name};
   f.luma_only = true;
   f.every_frame = true;  // upstream flags motion PREV_REF
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues& o) { return std::make_unique<MotionExtractor>(o); };
   return f;
 }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "backends/cuda/check.cuh"
+#include "backends/cuda/device_memory.cuh"
 #include "features/motion/motion_cuda.hpp"
 #include "features/motion/motion_math.hpp"
 
@@ -84,75 +85,69 @@ __global__ void __launch_bounds__(kSumBlock) total_kernel(const std::uint32_t* r
 
 class MotionCudaWorker final : public cuda::FeatureWorker {
  public:
-  explicit MotionCudaWorker(const CudaParams& p) : p_(p) {}
-  ~MotionCudaWorker() override {
-    if (row_sums_) (void)cudaFree(row_sums_);
-    if (total_) (void)cudaFree(total_);
-    if (result_) (void)cudaFreeHost(result_);
-  }
+  explicit MotionCudaWorker(const Config& c) : c_(c), back_(c.back()) {}
 
   cuda::PlaneNeeds planes() const override {
     cuda::PlaneNeeds n;
-    if (p_.force_zero) return n;  // nothing to compute
+    if (c_.force_zero) return n;  // nothing to compute
     n.ref = cuda::kLuma;
     n.prev_ref = cuda::kLuma;
     return n;
   }
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream) override {
-    if (p_.force_zero) return;
-    if (frame.history < p_.back || !frame.ref.plane[0].data || !frame.prev_ref[p_.back - 1].plane[0].data)
-      throw Error("internal: motion's CUDA worker did not get the previous reference on the device");
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&row_sums_, sizeof(std::uint32_t) * p_.h));
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&total_, sizeof(unsigned long long)));
-    EXACTVMAF_CUDA_CHECK(cudaHostAlloc(&result_, sizeof(unsigned long long), cudaHostAllocPortable));
-    *result_ = 0;
+    if (c_.force_zero) return;
+    if (frame.history < back_ || !frame.ref.plane[0].data || !frame.prev_ref[back_ - 1].plane[0].data)
+      throw InternalError("internal: motion's CUDA worker did not get the previous reference on the device");
+    row_sums_ = cuda::DeviceBuffer<std::uint32_t>(c_.h);
+    total_ = cuda::DeviceBuffer<unsigned long long>(1);
+    result_ = cuda::PinnedBuffer<unsigned long long>(1);
   }
 
   void enqueue(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
-    if (p_.force_zero) return;
-    const cuda::DevicePlane& earlier = frame.prev_ref[p_.back - 1].plane[0];
+    if (c_.force_zero) return;
+    const cuda::DevicePlane& earlier = frame.prev_ref[back_ - 1].plane[0];
     const cuda::DevicePlane& current = frame.ref.plane[0];
-    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(row_sums_, 0, sizeof(std::uint32_t) * p_.h, stream));
-    const dim3 grid((p_.w + kBlock - 1) / kBlock, p_.h < kMaxGridY ? p_.h : kMaxGridY);
-    if (p_.bpc == 8)
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(row_sums_.get(), 0, row_sums_.bytes(), stream));
+    const dim3 grid((c_.w + kBlock - 1) / kBlock, c_.h < kMaxGridY ? c_.h : kMaxGridY);
+    if (c_.bpc == 8)
       row_sad_kernel<std::uint8_t, std::int32_t><<<grid, kBlock, 0, stream>>>(
-          earlier.data, earlier.pitch, current.data, current.pitch, p_.w, p_.h, p_.bpc, row_sums_);
-    else if (p_.bpc <= 14)
+          earlier.data, earlier.pitch, current.data, current.pitch, c_.w, c_.h, c_.bpc, row_sums_.get());
+    else if (c_.bpc <= 14)
       row_sad_kernel<std::uint16_t, std::int32_t><<<grid, kBlock, 0, stream>>>(
-          earlier.data, earlier.pitch, current.data, current.pitch, p_.w, p_.h, p_.bpc, row_sums_);
+          earlier.data, earlier.pitch, current.data, current.pitch, c_.w, c_.h, c_.bpc, row_sums_.get());
     else
       row_sad_kernel<std::uint16_t, std::int64_t><<<grid, kBlock, 0, stream>>>(
-          earlier.data, earlier.pitch, current.data, current.pitch, p_.w, p_.h, p_.bpc, row_sums_);
+          earlier.data, earlier.pitch, current.data, current.pitch, c_.w, c_.h, c_.bpc, row_sums_.get());
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
-    total_kernel<<<1, kSumBlock, 0, stream>>>(row_sums_, p_.h, total_);
+    total_kernel<<<1, kSumBlock, 0, stream>>>(row_sums_.get(), c_.h, total_.get());
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
-    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_, total_, sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), total_.get(), sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   }
 
   void finish(const FrameInput& in, FrameOutput& out) override {
-    double score = 0.;
-    if (!p_.force_zero && in.index >= p_.back) {
-      if (in.prev_ref.size() < p_.back)
-        throw Error("internal: motion at frame " + std::to_string(in.index) + " got " +
-                    std::to_string(in.prev_ref.size()) + " previous frames, needs " + std::to_string(p_.back));
-      score = sad_score(static_cast<std::uint64_t>(*result_), p_.w, p_.h, p_.fps_weight, p_.max_val);
+    std::uint64_t sad = 0;
+    if (!c_.force_zero && in.index >= back_) {
+      if (in.prev_ref.size() < back_)
+        throw InternalError("internal: motion at frame " + std::to_string(in.index) + " got " +
+                    std::to_string(in.prev_ref.size()) + " previous frames, needs " + std::to_string(back_));
+      sad = static_cast<std::uint64_t>(result_[0]);
     }
-    out.set(0, score);
-    if (p_.debug) out.set(p_.slot_debug, score);
+    write_frame_outputs(c_, in.index, sad, out);
   }
 
  private:
-  CudaParams p_;
-  std::uint32_t* row_sums_ = nullptr;
-  unsigned long long* total_ = nullptr;
-  unsigned long long* result_ = nullptr;  // pinned: the graph's last copy lands here
+  Config c_;
+  unsigned back_;
+  cuda::DeviceBuffer<std::uint32_t> row_sums_;
+  cuda::DeviceBuffer<unsigned long long> total_;
+  cuda::PinnedBuffer<unsigned long long> result_;  // the graph's last copy lands here
 };
 
 }  // namespace
 
-std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const CudaParams& p) {
-  return std::make_unique<MotionCudaWorker>(p);
+std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const Config& c) {
+  return std::make_unique<MotionCudaWorker>(c);
 }
 
 }  // namespace exactvmaf::motion

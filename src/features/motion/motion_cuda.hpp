@@ -4,17 +4,10 @@
 #include <memory>
 
 #include "backends/cuda/cuda_feature.hpp"
+#include "features/motion/motion_host.hpp"
 
 namespace exactvmaf::motion {
 
-struct CudaParams {
-  unsigned w = 0, h = 0, bpc = 8;  // luma picture size, bit depth
-  unsigned back = 1;               // the earlier reference: 1 frame back, 2 with the five-frame window
-  bool force_zero = false, debug = false;
-  double fps_weight = 1.0, max_val = 10000.0;
-  unsigned slot_debug = 1;  // output slot of integer_motion (debug)
-};
-
-std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const CudaParams& p);
+std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const Config& c);
 
 }  // namespace exactvmaf::motion

@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "features/common/mirror.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::motion {
 
@@ -20,14 +22,6 @@ inline constexpr unsigned min_plane_size = 3;
 EXACTVMAF_HD_INLINE std::int64_t filter_tap(int k) {
   const std::int64_t taps[filter_width] = {3571, 16004, 26386, 16004, 3571};
   return taps[k];
-}
-
-// Upstream's CPU edge rule (since April 2026): reflect without repeating the
-// edge sample. Valid for -2 <= idx < size + 2 when size >= 3.
-EXACTVMAF_HD_INLINE int mirror(int idx, int size) {
-  if (idx < 0) return -idx;
-  if (idx >= size) return 2 * size - idx - 2;
-  return idx;
 }
 
 // One sample of the vertical pass: column j of the five (mirrored) rows e[k]

@@ -3,23 +3,52 @@
 #include <mutex>
 
 #include "exactvmaf/error.hpp"
+#include "features/psnr/psnr_host.hpp"
 #include "features/psnr/psnr_math.hpp"
 #include "features/registry.hpp"
 
 namespace exactvmaf {
 
-namespace {
+namespace psnr {
 
-struct PsnrConfig {
-  bool enable_chroma, enable_mse, enable_apsnr, reduced_hbd_peak;
-  double min_sse;
-  unsigned planes = 3;
-  unsigned bpc = 8;
-  std::uint32_t peak = 255;
-  std::uint32_t peak_sq = 65025;
-  std::array<double, 3> psnr_max{};
-  std::array<unsigned, 3> slot_psnr{}, slot_mse{};
-};
+Config config_from_options(const OptionValues& o) {
+  Config c;
+  c.enable_chroma = o.get_bool("enable_chroma");
+  c.enable_mse = o.get_bool("enable_mse");
+  c.enable_apsnr = o.get_bool("enable_apsnr");
+  c.reduced_hbd_peak = o.get_bool("reduced_hbd_peak");
+  c.min_sse = o.get_real("min_sse");
+  return c;
+}
+
+std::vector<std::string> init(Config& c, const VideoFormat& fmt) {
+  static const char* const psnr_names[3] = {"psnr_y", "psnr_cb", "psnr_cr"};
+  static const char* const mse_names[3] = {"mse_y", "mse_cb", "mse_cr"};
+  if (fmt.pix_fmt == PixelFormat::yuv400) c.enable_chroma = false;
+  c.planes = c.enable_chroma ? 3 : 1;
+  c.bpc = fmt.bitdepth;
+  c.peak = peak_value(fmt.bitdepth, c.reduced_hbd_peak);
+  // Upstream's 8-bit path uses 255 whatever the options say.
+  c.peak_sq = fmt.bitdepth == 8 ? 255u * 255u : c.peak * c.peak;
+  const bool ss_hor = fmt.pix_fmt != PixelFormat::yuv444;
+  const bool ss_ver = fmt.pix_fmt == PixelFormat::yuv420;
+  for (unsigned p = 0; p < 3; ++p)
+    c.psnr_max[p] = psnr_max(p, fmt.bitdepth, c.peak, c.min_sse, ss_hor, ss_ver, fmt.width, fmt.height);
+  std::vector<std::string> names;
+  for (unsigned p = 0; p < c.planes; ++p) {
+    c.slot_psnr[p] = static_cast<unsigned>(names.size());
+    names.emplace_back(psnr_names[p]);
+    if (c.enable_mse) {
+      c.slot_mse[p] = static_cast<unsigned>(names.size());
+      names.emplace_back(mse_names[p]);
+    }
+  }
+  return names;
+}
+
+}  // namespace psnr
+
+namespace {
 
 class PsnrExtractor;
 
@@ -34,39 +63,8 @@ class PsnrWorker final : public FeatureWorker {
 
 class PsnrExtractor final : public FeatureExtractor {
  public:
-  explicit PsnrExtractor(const OptionValues& o) {
-    c_.enable_chroma = o.get_bool("enable_chroma");
-    c_.enable_mse = o.get_bool("enable_mse");
-    c_.enable_apsnr = o.get_bool("enable_apsnr");
-    c_.reduced_hbd_peak = o.get_bool("reduced_hbd_peak");
-    c_.min_sse = o.get_real("min_sse");
-  }
-
-  std::vector<std::string> init(const VideoFormat& fmt) override {
-    static const char* const psnr_names[3] = {"psnr_y", "psnr_cb", "psnr_cr"};
-    static const char* const mse_names[3] = {"mse_y", "mse_cb", "mse_cr"};
-    if (fmt.pix_fmt == PixelFormat::yuv400) c_.enable_chroma = false;
-    c_.planes = c_.enable_chroma ? 3 : 1;
-    c_.bpc = fmt.bitdepth;
-    c_.peak = psnr::peak_value(fmt.bitdepth, c_.reduced_hbd_peak);
-    // Upstream's 8-bit path uses 255 whatever the options say.
-    c_.peak_sq = fmt.bitdepth == 8 ? 255u * 255u : c_.peak * c_.peak;
-    const bool ss_hor = fmt.pix_fmt != PixelFormat::yuv444;
-    const bool ss_ver = fmt.pix_fmt == PixelFormat::yuv420;
-    for (unsigned p = 0; p < 3; ++p)
-      c_.psnr_max[p] = psnr::psnr_max(p, fmt.bitdepth, c_.peak, c_.min_sse, ss_hor, ss_ver, fmt.width, fmt.height);
-    std::vector<std::string> names;
-    for (unsigned p = 0; p < c_.planes; ++p) {
-      c_.slot_psnr[p] = static_cast<unsigned>(names.size());
-      names.emplace_back(psnr_names[p]);
-      if (c_.enable_mse) {
-        c_.slot_mse[p] = static_cast<unsigned>(names.size());
-        names.emplace_back(mse_names[p]);
-      }
-    }
-    return names;
-  }
-
+  explicit PsnrExtractor(const OptionValues& o) : c_(psnr::config_from_options(o)) {}
+  std::vector<std::string> init(const VideoFormat& fmt) override { return psnr::init(c_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<PsnrWorker>(*this); }
 
   void flush(ScoreTable& table) override {
@@ -77,7 +75,7 @@ class PsnrExtractor final : public FeatureExtractor {
       table.set_aggregate(names[p], psnr::apsnr(c_.peak, apsnr_pixels_[p], apsnr_sse_[p]));
   }
 
-  const PsnrConfig& config() const { return c_; }
+  const psnr::Config& config() const { return c_; }
   void add_apsnr(unsigned p, std::uint64_t sse, std::uint64_t pixels) {
     // Integer sums: the same in any frame order.
     std::lock_guard lock(mutex_);
@@ -86,13 +84,13 @@ class PsnrExtractor final : public FeatureExtractor {
   }
 
  private:
-  PsnrConfig c_;
+  psnr::Config c_;
   std::mutex mutex_;
   std::array<std::uint64_t, 3> apsnr_sse_{}, apsnr_pixels_{};
 };
 
 void PsnrWorker::extract(const FrameInput& in, FrameOutput& out) {
-  const PsnrConfig& c = owner_.config();
+  const psnr::Config& c = owner_.config();
   for (unsigned p = 0; p < c.planes; ++p) {
     const std::uint64_t sse = psnr::plane_sse(in.ref, in.dist, p);
     const unsigned w = in.ref.w(p), h = in.ref.h(p);

@@ -12,8 +12,8 @@
 
 #include "exactvmaf/error.hpp"
 #include "features/registry.hpp"
-#include "features/speed/speed_cpu.hpp"
 #include "features/speed/speed_cuda.hpp"
+#include "features/speed/speed_host.hpp"
 #include "features/speed/speed_math.hpp"
 #include "io/warnings.hpp"
 
@@ -99,15 +99,12 @@ void Scratch::resize(const Dims& d) {
   dec.assign(static_cast<std::size_t>(d.dec_w) * d.dec_h, 0.0f);
   resid.assign(static_cast<std::size_t>(d.dec_w) * d.dec_h, 0.0f);
   cov.assign(block_elems * block_elems, 0.0f);
-  a.assign(block_elems * block_elems, 0.0f);
   means.assign(block_elems, 0.0f);
   eig.assign(block_elems, 0.0f);
-  sd.assign(block_elems, 0.0f);
-  hv.assign(2 * block_elems, 0.0f);
   y.assign(static_cast<std::size_t>(block_elems) * d.num_blocks, 0.0f);
   x.assign(static_cast<std::size_t>(block_elems) * d.num_blocks, 0.0f);
   qy.assign(static_cast<std::size_t>(block_elems) * d.num_blocks, 0.0f);
-  qr.assign(4 * block_elems * block_elems + block_elems, 0.0f);
+  solve = std::make_unique<SolveShared>();
   for (auto* side : {&ref, &dis}) {
     side->entropy.assign(d.num_blocks, 0.0f);
     side->variance.assign(d.num_blocks, 0.0f);
@@ -175,11 +172,6 @@ bool plane_params(const Config& c, Scratch& s, const Src& src, PlaneParams& out,
   // Step 1: means and the covariance matrix.
   block_means_interleaved(data, stride, d, s.means.data());
   covariance_matrix_interleaved(data, stride, d, s.means.data(), s.cov.data());
-  // Step 2: eigenvalues.
-  s.a = s.cov;
-  const int n = static_cast<int>(block_elems);
-  tridiagonalize(s.a.data(), n, s.eig.data(), s.sd.data(), s.hv.data(), s.hv.data() + block_elems);
-  if (!tridiagonal_eigenvalues(s.eig.data(), s.sd.data(), n)) no_convergence = true;
   // Step 3: the independent term.
   const unsigned nb = d.num_blocks;
   for (unsigned si = 0; si < block_size; ++si)
@@ -188,19 +180,12 @@ bool plane_params(const Config& c, Scratch& s, const Src& src, PlaneParams& out,
         for (unsigned j = sj; j < d.trunc_w; j += block_size)
           s.y[(si * block_size + sj) * nb + ((i - si) / block_size) * d.blocks_x + (j - sj) / block_size] =
               data[i * stride + j];
-  // Step 4: solve K X = Y where K is regular.
-  bool regular = true;
-  for (unsigned k = 0; k < block_elems; ++k) regular = regular && eigenvalue_regular(s.eig[k]);
-  bool solved = false;
-  if (regular)
-    solved = qr_solve(s.cov.data(), n, s.y.data(), static_cast<int>(nb), s.x.data(), s.qy.data(), s.qr.data());
-  const bool singular = !regular || !solved;
-  if (singular) std::fill(s.x.begin(), s.x.end(), 0.0f);
-  // Steps 5-9.
-  for (unsigned b = 0; b < nb; ++b) {
-    out.variance[b] = block_variance(s.x.data(), s.y.data(), static_cast<int>(nb), static_cast<int>(b));
-    out.entropy[b] = block_entropy(s.eig.data(), out.variance[b], c.sigma_nn, c.log2_2pie, m);
-  }
+  // Steps 2 and 4-9 (eigenvalues, K X = Y where K is regular, variances and
+  // entropies): the device's solve, as one thread.
+  const bool singular = solve_plane(0, 1, [] {}, *s.solve, s.cov.data(), s.y.data(), s.qy.data(), s.x.data(),
+                                    s.eig.data(), static_cast<int>(nb), c.sigma_nn, c.log2_2pie,
+                                    out.variance.data(), out.entropy.data(), m);
+  if (s.solve->no_convergence) no_convergence = true;
   return singular;
 }
 
@@ -309,8 +294,8 @@ class ChromaExtractor final : public FeatureExtractor {
     return names;
   }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<SpeedWorker>(c_, warnings_); }
-#if defined(EXACTVMAF_HAVE_CUDA)
-  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return make_speed_cuda_worker(c_, warnings_); }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return speed::make_cuda_worker(c_, warnings_); }
 #endif
 
  private:
@@ -329,8 +314,8 @@ class TemporalExtractor final : public FeatureExtractor {
   }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<SpeedWorker>(c_, warnings_); }
   unsigned history() const override { return 1; }
-#if defined(EXACTVMAF_HAVE_CUDA)
-  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return make_speed_cuda_worker(c_, warnings_); }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return speed::make_cuda_worker(c_, warnings_); }
 #endif
 
  private:
@@ -368,6 +353,7 @@ FeatureInfo speed_chroma_feature_info() {
   f.options.push_back({"speed_weight_var_mode", OptionType::integer, std::int64_t{0}, 0, 6,
                        "different approaches to perform variance-absed weighting", true, "wvm"});
   f.provided = {"speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"};
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues& o) { return std::make_unique<speed::ChromaExtractor>(o); };
   return f;
 }
@@ -382,6 +368,7 @@ FeatureInfo speed_temporal_feature_info() {
   f.provided = {"speed_temporal"};
   f.every_frame = true;  // upstream flags it TEMPORAL
   f.luma_only = true;
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues& o) { return std::make_unique<speed::TemporalExtractor>(o); };
   return f;
 }

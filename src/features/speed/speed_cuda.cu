@@ -33,6 +33,7 @@
 #include <string>
 
 #include "backends/cuda/check.cuh"
+#include "backends/cuda/device_memory.cuh"
 #include "features/speed/speed_cuda.hpp"
 #include "features/speed/speed_math.hpp"
 
@@ -290,10 +291,6 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
     p_.base_entropy = c.base_entropy;
     p_.weight_var_mode = c.weight_var_mode;
   }
-  ~SpeedCudaWorker() override {
-    if (block_) (void)cudaFree(block_);
-    if (host_) (void)cudaFreeHost(host_);
-  }
 
   cuda::PlaneNeeds planes() const override {
     cuda::PlaneNeeds n;
@@ -324,23 +321,23 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
                       o_y = take(P * block_elems * nb), o_qy = take(P * block_elems * nb),
                       o_x = take(P * block_elems * nb), o_ent = take(P * nb), o_var = take(P * nb),
                       o_bs = take(p_.pairs * nb), o_err = take(P), o_res = take(sizeof(Result) / sizeof(float) + 1);
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&block_, floats * sizeof(float)));
-    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(block_, 0, floats * sizeof(float), stream));
-    s_.dec = block_ + o_dec;
-    s_.resid = block_ + o_resid;
-    s_.means = block_ + o_means;
-    s_.cov = block_ + o_cov;
-    s_.eig = block_ + o_eig;
-    s_.y = block_ + o_y;
-    s_.qy = block_ + o_qy;
-    s_.x = block_ + o_x;
-    s_.entropy = block_ + o_ent;
-    s_.variance = block_ + o_var;
-    s_.bscore = block_ + o_bs;
-    s_.plane_err = reinterpret_cast<int*>(block_ + o_err);
-    s_.result = reinterpret_cast<Result*>(block_ + o_res);
-    EXACTVMAF_CUDA_CHECK(cudaHostAlloc(&host_, sizeof(Result), cudaHostAllocPortable));
-    *host_ = Result{};
+    block_ = cuda::DeviceBuffer<float>(floats);
+    float* const base = block_.get();
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(base, 0, block_.bytes(), stream));
+    s_.dec = base + o_dec;
+    s_.resid = base + o_resid;
+    s_.means = base + o_means;
+    s_.cov = base + o_cov;
+    s_.eig = base + o_eig;
+    s_.y = base + o_y;
+    s_.qy = base + o_qy;
+    s_.x = base + o_x;
+    s_.entropy = base + o_ent;
+    s_.variance = base + o_var;
+    s_.bscore = base + o_bs;
+    s_.plane_err = reinterpret_cast<int*>(base + o_err);
+    s_.result = reinterpret_cast<Result*>(base + o_res);
+    host_ = cuda::PinnedBuffer<Result>(1);
     EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
@@ -364,8 +361,10 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     score_kernel<<<p_.pairs, kThreads, 0, stream>>>(p_, s_);
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
-    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_, s_.result, sizeof(Result), cudaMemcpyDeviceToHost, stream));
+    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_.get(), s_.result, sizeof(Result), cudaMemcpyDeviceToHost, stream));
   }
+
+  std::uint64_t host_frames() const override { return host_frames_; }
 
   void finish(const FrameInput& in, FrameOutput& out) override {
     FrameResult r;
@@ -375,6 +374,7 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
       // A log2/sin fast path could not decide its rounding: the frame on the host.
       if (cpu_scratch_.cov.empty()) cpu_scratch_.resize(c_.dims);
       compute_frame(c_, cpu_scratch_, in, r);
+      ++host_frames_;
     } else {
       for (unsigned k = 0; k < p_.pairs; ++k) {
         r.score[k] = host_->score[k];
@@ -394,18 +394,18 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
       for (unsigned ch = 0; ch < 2; ++ch) {
         const cuda::DevicePlane& r = frame.ref.plane[1 + ch];
         const cuda::DevicePlane& t = frame.dist.plane[1 + ch];
-        if (!r.data || !t.data) throw Error("internal: speed_chroma's CUDA worker did not get the chroma planes");
+        if (!r.data || !t.data) throw InternalError("internal: speed_chroma's CUDA worker did not get the chroma planes");
         s.p[2 * ch] = {r.data, r.pitch, nullptr, 0};
         s.p[2 * ch + 1] = {t.data, t.pitch, nullptr, 0};
       }
     } else {
-      if (frame.history < 1) throw Error("internal: speed_temporal's CUDA worker got no history frame");
+      if (frame.history < 1) throw InternalError("internal: speed_temporal's CUDA worker got no history frame");
       const cuda::DevicePlane& ref = frame.ref.plane[0];
       const cuda::DevicePlane& dis = frame.dist.plane[0];
       const cuda::DevicePlane& pref = frame.prev_ref[0].plane[0];
       const cuda::DevicePlane& pdis = frame.prev_dist[0].plane[0];
       if (!ref.data || !dis.data || !pref.data || !pdis.data)
-        throw Error("internal: speed_temporal's CUDA worker did not get the luma planes");
+        throw InternalError("internal: speed_temporal's CUDA worker did not get the luma planes");
       const cuda::DevicePlane& minus = c_.use_ref_diff ? ref : dis;
       s.p[0] = {pref.data, pref.pitch, ref.data, ref.pitch};
       s.p[1] = {pdis.data, pdis.pitch, minus.data, minus.pitch};
@@ -417,14 +417,15 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
   std::shared_ptr<Warnings> warnings_;
   Params p_;
   DeviceScratch s_{};
-  float* block_ = nullptr;
-  Result* host_ = nullptr;
+  cuda::DeviceBuffer<float> block_;
+  cuda::PinnedBuffer<Result> host_;  // the graph's last copy lands here
   speed::Scratch cpu_scratch_;
+  std::uint64_t host_frames_ = 0;  // frames compute_frame() recomputed
 };
 
 }  // namespace
 
-std::unique_ptr<cuda::FeatureWorker> make_speed_cuda_worker(const Config& c, std::shared_ptr<Warnings> warnings) {
+std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const Config& c, std::shared_ptr<Warnings> warnings) {
   return std::make_unique<SpeedCudaWorker>(c, std::move(warnings));
 }
 

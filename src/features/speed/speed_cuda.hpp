@@ -4,11 +4,11 @@
 #include <memory>
 
 #include "backends/cuda/cuda_feature.hpp"
-#include "features/speed/speed_cpu.hpp"
+#include "features/speed/speed_host.hpp"
 
 namespace exactvmaf::speed {
 
 // `warnings` is the extractor's (shared with its CPU workers).
-std::unique_ptr<cuda::FeatureWorker> make_speed_cuda_worker(const Config& c, std::shared_ptr<Warnings> warnings);
+std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const Config& c, std::shared_ptr<Warnings> warnings);
 
 }  // namespace exactvmaf::speed

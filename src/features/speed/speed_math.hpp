@@ -18,12 +18,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "features/common/separable_filter.hpp"
 #include "numeric/cr_exp.hpp"
 #include "numeric/cr_log.hpp"
 #include "numeric/cr_trig.hpp"
 #include "numeric/dd.hpp"
 #include "numeric/hd.hpp"
 #include "numeric/rmath_policy.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::speed {
 
@@ -297,41 +299,7 @@ EXACTVMAF_HD_INLINE float scaled_sample(ScaleMethod method, const Src& src, int 
   return lanczos4_apply(src, lanczos4_axis(x, ratio_x, m), lanczos4_axis(y, ratio_y, m), right_x, right_y);
 }
 
-// ---- filtering (vif_filter1d_s, scalar path) -------------------------------------------
-
-// vif_filter1d_s's mirror: -i below 0, 2n - i - 2 at or past n.
-EXACTVMAF_HD_INLINE int mirror_index(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
-
-// The vertical pass at (row y, column x): sum over taps from 0, float;
-// src(row, col) reads the plane.
-template <class Src>
-EXACTVMAF_HD_INLINE float filter_vertical(const float* taps, int fw, const Src& src, int h, int y, int x) {
-  float acc = 0;
-  for (int k = 0; k < fw; ++k) {
-    const int yy = mirror_index(y - fw / 2 + k, h);
-    acc += taps[k] * src(yy, x);
-  }
-  return acc;
-}
-
-// The separable filter's output at (y, x) of a w x h plane: the horizontal
-// pass over the vertical pass's values of row y (what upstream's tmp row holds).
-template <class Src>
-EXACTVMAF_HD_INLINE float filter_at(const float* taps, int fw, const Src& src, int w, int h, int y, int x) {
-  float acc = 0;
-  for (int k = 0; k < fw; ++k) {
-    const int xx = mirror_index(x - fw / 2 + k, w);
-    acc += taps[k] * filter_vertical(taps, fw, src, h, y, xx);
-  }
-  return acc;
-}
-
-// A float plane in memory as a filter source.
-struct PlaneRef {
-  const float* data;
-  std::ptrdiff_t stride;
-  EXACTVMAF_HD_INLINE float operator()(int y, int x) const { return data[y * stride + x]; }
-};
+// ---- filtering: features/common/separable_filter.hpp (filter_at, PlaneRef) -----------------
 
 // ---- est_params -----------------------------------------------------------------------
 
@@ -475,27 +443,6 @@ EXACTVMAF_HD_INLINE float householder_alpha(float tau, float xv) {
   return static_cast<float>(-0.5 * static_cast<double>(tau) * static_cast<double>(xv));
 }
 
-// convert_to_tridiagonal, sequential (one thread); A is n x n, destroyed.
-EXACTVMAF_HD_INLINE void tridiagonalize(float* A, int n, float* d, float* sd, float* v, float* x) {
-  for (int i = 0; i < n - 2; ++i) {
-    const float tau = householder(A, i, i + 1, n);
-    for (int j = i + 1; j < n; ++j) v[j] = A[j * n + i];
-    if (tau != 0.0f) {
-      A[(i + 1) * n + i] = v[i + 1];
-      v[i + 1] = 1.0f;
-      for (int r = i + 1; r < n; ++r) x[r] = tridiag_multiply_entry(A, v, tau, r, i + 1, n);
-      float xv = 0;
-      for (int r = i + 1; r < n; ++r) xv += x[r] * v[r];
-      const float alpha = householder_alpha(tau, xv);
-      for (int r = i + 1; r < n; ++r) x[r] += alpha * v[r];
-      for (int r = i + 1; r < n; ++r)
-        for (int c = i + 1; c < n; ++c) A[r * n + c] -= x[r] * v[c] + v[r] * x[c];
-    }
-  }
-  for (int i = 0; i < n; ++i) d[i] = A[i * n + i];
-  for (int i = 0; i < n - 1; ++i) sd[i] = A[(i + 1) * n + i];
-}
-
 // chop_small_elements: |sd| < 1e-6 * (|d_i| + |d_i+1|), the sum in float, the
 // product and comparison in double.
 EXACTVMAF_HD_INLINE void chop_small(const float* d, float* sd, int n) {
@@ -604,18 +551,6 @@ EXACTVMAF_HD_INLINE bool eigenvalue_regular(float e) { return !(static_cast<doub
 
 // ---- QR decomposition and the linear solve -------------------------------------------------
 
-// x * y into dst (rows x cols), matrix_mul's loop order: every entry's chain
-// is the same as matmul_entry's; the j loop runs independent chains side by
-// side (vectorisable without reassociation).
-EXACTVMAF_HD_INLINE void matmul(float* dst, const float* x, const float* y, int rows, int inner, int cols) {
-  for (int i = 0; i < rows * cols; ++i) dst[i] = 0;
-  for (int i = 0; i < rows; ++i)
-    for (int k = 0; k < inner; ++k) {
-      const float xik = x[i * inner + k];
-      for (int j = 0; j < cols; ++j) dst[i * cols + j] += xik * y[k * cols + j];
-    }
-}
-
 // One entry of x * y (matrix_mul): from +0, k = 0..inner-1.
 EXACTVMAF_HD_INLINE float matmul_entry(const float* x, const float* y, int i, int j, int inner, int x_cols,
                                        int y_cols) {
@@ -654,49 +589,6 @@ EXACTVMAF_HD_INLINE float reflector_entry(const float* v, int i, int j) {
 EXACTVMAF_HD_INLINE float minor_entry(const float* tmp_z, int n, int k, int i, int j) {
   if (i < k || j < k) return i == j ? 1.0f : 0.0f;
   return tmp_z[i * n + j];
-}
-
-// The QR solve of A X = B (solve_linear_system), sequential. A is n x n
-// (untouched), B is n x cols; X gets the solution. scratch: 4 n^2 + n floats.
-// Returns false where upstream's solve_triangular_system fails (|R_ii| < 1e-6).
-EXACTVMAF_HD_INLINE bool qr_solve(const float* A, int n, const float* B, int cols, float* X, float* Y,
-                                  float* scratch) {
-  float* Q = scratch;
-  float* tmp_z = Q + n * n;
-  float* tmp_q = tmp_z + n * n;
-  float* tmp_mul = tmp_q + n * n;
-  float* vec = tmp_mul + n * n;
-  for (int i = 0; i < n * n; ++i) tmp_z[i] = A[i];
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) Q[i * n + j] = i == j ? 1.0f : 0.0f;
-  for (int k = 0; k < n - 1; ++k) {
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) tmp_z[i * n + j] = minor_entry(tmp_z, n, k, i, j);
-    qr_householder_vector(tmp_z, A, n, k, vec);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) tmp_q[i * n + j] = reflector_entry(vec, i, j);
-    matmul(tmp_mul, tmp_q, tmp_z, n, n, n);
-    for (int i = 0; i < n * n; ++i) tmp_z[i] = tmp_mul[i];
-    matmul(tmp_mul, tmp_q, Q, n, n, n);
-    for (int i = 0; i < n * n; ++i) Q[i] = tmp_mul[i];
-  }
-  // R = Q A (Q is the product of the reflectors); upstream then transposes Q
-  // twice (once in the decomposition, once before Q^T B): Q^T^T = Q.
-  float* R = tmp_mul;
-  matmul(R, Q, A, n, n, n);
-  // Y = Q B.
-  matmul(Y, Q, B, n, n, cols);
-  // Back substitution (solve_triangular_system).
-  for (int i = n - 1; i >= 0; --i) {
-    const float den = R[i * n + i];
-    if (static_cast<double>(abs_f32(den)) < eigen_eps) return false;
-    for (int j = 0; j < cols; ++j) {
-      float t = Y[i * cols + j];
-      for (int k = i + 1; k < n; ++k) t -= X[k * cols + j] * R[i * n + k];
-      X[i * cols + j] = t / den;
-    }
-  }
-  return true;
 }
 
 // ---- entropies, variances and the score --------------------------------------------------
@@ -791,9 +683,10 @@ EXACTVMAF_HD_INLINE double clip_max(float score, double max_val) {
   return static_cast<double>(score) < max_val ? static_cast<double>(score) : max_val;
 }
 
-// ---- the device's per-plane solve, written for any number of threads ----------------------
+// ---- the per-plane solve, written for any number of threads ------------------------------
 
-// Shared workspace of one plane's solve (a CUDA block's shared memory).
+// Workspace of one plane's solve (a CUDA block's shared memory; on the CPU
+// part of the worker's scratch).
 struct SolveShared {
   float A[block_elems * block_elems], Q[block_elems * block_elems], tz[block_elems * block_elems],
       tq[block_elems * block_elems], tm[block_elems * block_elems];
@@ -805,11 +698,12 @@ struct SolveShared {
 // est_params steps 2, 4-9 for one plane with nt threads (this one is tid),
 // in three parts that the device can also run side by side (the eigenvalues
 // on one group of threads, the QR solve on another, each with its own
-// barrier; they use disjoint parts of SolveShared): the same chains as
-// tridiagonalize, tridiagonal_eigenvalues and qr_solve, with the independent
-// entries of each step spread over the threads and sync() (a barrier of the
-// group) between steps. With tid = 0, nt = 1 and a no-op sync it is a
-// sequential program (the host test runs it that way).
+// barrier; they use disjoint parts of SolveShared): upstream's
+// convert_to_tridiagonal, eigenvalue iteration and QR solve, with the
+// independent entries of each step spread over the threads and sync() (a
+// barrier of the group) between steps. Every entry is one chain in upstream's
+// order whatever nt is. With tid = 0, nt = 1 and a no-op sync it is a
+// sequential program: the CPU worker's solve.
 
 // Part 1 (convert_to_tridiagonal, the eigenvalue iteration, the regular
 // decision): eig gets the 25 eigenvalues (also left in sh.d), sh.regular and

@@ -3,32 +3,30 @@
 // islands run lane by lane through the very same scalar functions.
 #include "features/vif/vif_simd.hpp"
 
-#if EXACTVMAF_VIF_HAVE_AVX2
+#if EXACTVMAF_SIMD_X86
 #include <immintrin.h>
 
 namespace exactvmaf::vif {
 namespace {
 
-#define EXACTVMAF_AVX2 __attribute__((target("avx2")))
-
 // Two taps as the (lo, hi) int16 pair of every 32-bit lane, for vpmaddwd.
 template <int Scale>
-EXACTVMAF_AVX2 inline __m256i tap_pair(int k) {
+EXACTVMAF_TARGET_AVX2 inline __m256i tap_pair(int k) {
   constexpr int width = filter_width(Scale);
   const std::uint32_t lo = filter_tap<Scale>(k);
   const std::uint32_t hi = k + 1 < width ? filter_tap<Scale>(k + 1) : 0u;
   return _mm256_set1_epi32(static_cast<int>((hi << 16) | lo));
 }
 
-EXACTVMAF_AVX2 inline __m256i load_u8x16(const std::uint8_t* p) {
+EXACTVMAF_TARGET_AVX2 inline __m256i load_u8x16(const std::uint8_t* p) {
   return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
-EXACTVMAF_AVX2 inline __m256i load_u32x8(const std::uint32_t* p) {
+EXACTVMAF_TARGET_AVX2 inline __m256i load_u32x8(const std::uint32_t* p) {
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
 }
 
-EXACTVMAF_AVX2 inline void store_interleaved(std::uint32_t* dst, __m256i lo, __m256i hi) {
+EXACTVMAF_TARGET_AVX2 inline void store_interleaved(std::uint32_t* dst, __m256i lo, __m256i hi) {
   // unpack works within 128-bit halves: lo holds columns 0-3 and 8-11, hi 4-7 and 12-15.
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), _mm256_permute2x128_si256(lo, hi, 0x20));
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
@@ -39,8 +37,9 @@ EXACTVMAF_AVX2 inline void store_interleaved(std::uint32_t* dst, __m256i lo, __m
 // The squares and product (< 2^16) enter as value - 2^15 (int16); the taps
 // sum to 2^16, so adding 2^15 * 2^16 = 2^31 modulo 2^32 restores the sum,
 // which is below 2^32 (65536 * 255^2): exact in uint32.
-EXACTVMAF_AVX2 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
-                                   std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i, const StatRow& t) {
+EXACTVMAF_TARGET_AVX2 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                                          std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
+                                          const StatRow& t) {
   constexpr int width = filter_width(0), radius = width / 2;
   const std::uint8_t* r[width + 1];
   const std::uint8_t* d[width + 1];
@@ -93,15 +92,15 @@ EXACTVMAF_AVX2 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_t ref_s
 }
 
 // Eight samples as uint32 lanes.
-EXACTVMAF_AVX2 inline __m256i load_x8(const std::uint8_t* p) {
+EXACTVMAF_TARGET_AVX2 inline __m256i load_x8(const std::uint8_t* p) {
   return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
 }
-EXACTVMAF_AVX2 inline __m256i load_x8(const std::uint16_t* p) {
+EXACTVMAF_TARGET_AVX2 inline __m256i load_x8(const std::uint16_t* p) {
   return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
 // Low 32 bits of ((v + round) >> shift) for 64-bit values in even (e) and odd (o) lanes.
-EXACTVMAF_AVX2 inline __m256i narrow_shift(__m256i e, __m256i o, __m256i round, __m128i shift) {
+EXACTVMAF_TARGET_AVX2 inline __m256i narrow_shift(__m256i e, __m256i o, __m256i round, __m128i shift) {
   const __m256i lo = _mm256_srl_epi64(_mm256_add_epi64(e, round), shift);
   const __m256i hi = _mm256_slli_epi64(_mm256_srl_epi64(_mm256_add_epi64(o, round), shift), 32);
   return _mm256_blend_epi32(lo, hi, 0xaa);
@@ -110,9 +109,9 @@ EXACTVMAF_AVX2 inline __m256i narrow_shift(__m256i e, __m256i o, __m256i round, 
 // The vertical pass in 64-bit lanes (any sample up to 16 bits), eight
 // columns at a time: tap * x in uint32 (< 2^32), then times x in uint64.
 template <int Scale, class Sample>
-EXACTVMAF_AVX2 void vertical_wide(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
-                                  std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i, VerticalShifts s,
-                                  const StatRow& t) {
+EXACTVMAF_TARGET_AVX2 void vertical_wide(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                         std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
+                                         VerticalShifts s, const StatRow& t) {
   constexpr int width = filter_width(Scale), radius = width / 2;
   const Sample* r[width];
   const Sample* d[width];
@@ -158,7 +157,7 @@ EXACTVMAF_AVX2 void vertical_wide(const Sample* ref, std::ptrdiff_t ref_stride, 
 
 // The even columns of a (columns 0..7) then b (8..15), each (v + 2^15) >> 16
 // (< 2^16), as eight uint16.
-EXACTVMAF_AVX2 inline __m128i even_columns_u16(__m256i a, __m256i b, __m256i evens, __m256i round) {
+EXACTVMAF_TARGET_AVX2 inline __m128i even_columns_u16(__m256i a, __m256i b, __m256i evens, __m256i round) {
   const __m256i ea = _mm256_permutevar8x32_epi32(_mm256_srli_epi32(_mm256_add_epi32(a, round), 16), evens);
   const __m256i eb = _mm256_permutevar8x32_epi32(_mm256_srli_epi32(_mm256_add_epi32(b, round), 16), evens);
   const __m256i both = _mm256_permute2x128_si256(ea, eb, 0x20);
@@ -168,9 +167,10 @@ EXACTVMAF_AVX2 inline __m128i even_columns_u16(__m256i a, __m256i b, __m256i eve
 // decimate_row, eight columns at a time (tap sums < 2^32 in uint32 lanes);
 // the horizontal pass filters sixteen columns and keeps the even ones.
 template <int To, class Sample>
-EXACTVMAF_AVX2 void decimate_row_wide(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
-                                      std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i, unsigned bpc,
-                                      const ConvolveRow& t, std::uint16_t* out_ref, std::uint16_t* out_dis) {
+EXACTVMAF_TARGET_AVX2 void decimate_row_wide(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                             std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
+                                             unsigned bpc, const ConvolveRow& t, std::uint16_t* out_ref,
+                                             std::uint16_t* out_dis) {
   constexpr int width = filter_width(To), radius = width / 2;
   const unsigned shift = To == 1 ? bpc : 16;
   const Sample* r[width];
@@ -239,7 +239,7 @@ EXACTVMAF_AVX2 void decimate_row_wide(const Sample* ref, std::ptrdiff_t ref_stri
 
 // uint32 lanes of ((v + round) >> shift) for 64-bit sums in even (e) and
 // odd (o) lanes: the low 32 bits, as upstream's (uint32_t) cast.
-EXACTVMAF_AVX2 inline __m256i narrow_shift16(__m256i e, __m256i o) {
+EXACTVMAF_TARGET_AVX2 inline __m256i narrow_shift16(__m256i e, __m256i o) {
   const __m256i round = _mm256_set1_epi64x(32768);
   const __m256i lo = _mm256_srli_epi64(_mm256_add_epi64(e, round), 16);
   const __m256i hi = _mm256_slli_epi64(_mm256_srli_epi64(_mm256_add_epi64(o, round), 16), 32);
@@ -247,7 +247,7 @@ EXACTVMAF_AVX2 inline __m256i narrow_shift16(__m256i e, __m256i o) {
 }
 
 // (uint32_t)((a * b + 2^31) >> 32) per uint32 lane.
-EXACTVMAF_AVX2 inline __m256i mul_round_hi32(__m256i a, __m256i b) {
+EXACTVMAF_TARGET_AVX2 inline __m256i mul_round_hi32(__m256i a, __m256i b) {
   const __m256i half = _mm256_set1_epi64x(std::int64_t{1} << 31);
   const __m256i e = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a, b), half), 32);
   const __m256i o = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32)), half);
@@ -258,8 +258,8 @@ EXACTVMAF_AVX2 inline __m256i mul_round_hi32(__m256i a, __m256i b) {
 // sums and the variances in vectors; pixels below the noise variance (the
 // non-log branch) summed in vectors, the others through accumulate_pixel.
 template <int Scale>
-EXACTVMAF_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_limit, const std::uint16_t* log2_table,
-                               Residuals& res) {
+EXACTVMAF_TARGET_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_limit, const std::uint16_t* log2_table,
+                                      Residuals& res) {
   constexpr int width = filter_width(Scale), radius = width / 2;
   const __m256i zero = _mm256_setzero_si256();
   const __m256i nsq_minus_1 = _mm256_set1_epi32(sigma_nsq - 1);
@@ -312,9 +312,9 @@ EXACTVMAF_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_limit, 
 }
 
 template <int Scale, class Sample>
-EXACTVMAF_AVX2 Residuals statistic(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
-                                   std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, double gain_limit,
-                                   const std::uint16_t* log2_table, const StatRow& t) {
+EXACTVMAF_TARGET_AVX2 Residuals statistic(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                          std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc,
+                                          double gain_limit, const std::uint16_t* log2_table, const StatRow& t) {
   constexpr int radius = filter_width(Scale) / 2;
   Residuals res;
   for (unsigned i = 0; i < h; ++i) {
@@ -333,49 +333,52 @@ EXACTVMAF_AVX2 Residuals statistic(const Sample* ref, std::ptrdiff_t ref_stride,
 }
 
 template <int To, class Sample>
-EXACTVMAF_AVX2 void decimate(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
-                             std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, const ConvolveRow& t,
-                             std::uint16_t* out_ref, std::uint16_t* out_dis) {
+EXACTVMAF_TARGET_AVX2 void decimate(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                    std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc,
+                                    const ConvolveRow& t, std::uint16_t* out_ref, std::uint16_t* out_dis) {
   const unsigned wo = w / 2;
   for (unsigned i = 0; i < h / 2; ++i)
     decimate_row_wide<To>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, t, out_ref + i * wo, out_dis + i * wo);
 }
 
-}  // namespace
-
-Residuals scale_statistic_avx2(int scale, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
-                               std::ptrdiff_t dis_stride, unsigned w, unsigned h, double gain_limit,
-                               const std::uint16_t* log2_table, const StatRow& t) {
+Residuals statistic_u8(int scale, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                       std::ptrdiff_t dis_stride, unsigned w, unsigned h, double gain_limit,
+                       const std::uint16_t* log2_table, const StatRow& t) {
   (void)scale;  // 8-bit samples exist at scale 0 only
   return statistic<0>(ref, ref_stride, dis, dis_stride, w, h, 8, gain_limit, log2_table, t);
 }
 
-Residuals scale_statistic_avx2(int scale, const std::uint16_t* ref, std::ptrdiff_t ref_stride,
-                               const std::uint16_t* dis, std::ptrdiff_t dis_stride, unsigned w, unsigned h,
-                               unsigned bpc, double gain_limit, const std::uint16_t* log2_table, const StatRow& t) {
-  switch (scale) {
-    case 0: return statistic<0>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
-    case 1: return statistic<1>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
-    case 2: return statistic<2>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
-    default: return statistic<3>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
-  }
+Residuals statistic_u16(int scale, const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
+                        std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, double gain_limit,
+                        const std::uint16_t* log2_table, const StatRow& t) {
+  return at_scale(scale, [&](auto s) {
+    return statistic<s.value>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
+  });
 }
 
-void decimate_avx2(int to, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
-                   std::ptrdiff_t dis_stride, unsigned w, unsigned h, const ConvolveRow& t, std::uint16_t* out_ref,
-                   std::uint16_t* out_dis) {
+void decimate_u8(int to, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                 std::ptrdiff_t dis_stride, unsigned w, unsigned h, const ConvolveRow& t, std::uint16_t* out_ref,
+                 std::uint16_t* out_dis) {
   (void)to;  // 8-bit samples are decimated to scale 1 only
   decimate<1>(ref, ref_stride, dis, dis_stride, w, h, 8, t, out_ref, out_dis);
 }
 
-void decimate_avx2(int to, const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
-                   std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, const ConvolveRow& t,
-                   std::uint16_t* out_ref, std::uint16_t* out_dis) {
-  switch (to) {
-    case 1: decimate<1>(ref, ref_stride, dis, dis_stride, w, h, bpc, t, out_ref, out_dis); break;
-    case 2: decimate<2>(ref, ref_stride, dis, dis_stride, w, h, bpc, t, out_ref, out_dis); break;
-    default: decimate<3>(ref, ref_stride, dis, dis_stride, w, h, bpc, t, out_ref, out_dis); break;
-  }
+void decimate_u16(int to, const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
+                  std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, const ConvolveRow& t,
+                  std::uint16_t* out_ref, std::uint16_t* out_dis) {
+  at_scale<1>(to, [&](auto s) {
+    decimate<s.value>(ref, ref_stride, dis, dis_stride, w, h, bpc, t, out_ref, out_dis);
+  });
+}
+
+}  // namespace
+
+// The per-pixel log branch runs lane by lane inside the statistic: its own
+// entry is the scalar one.
+const Kernels& avx2_kernels() {
+  static const Kernels k = {"avx2", &statistic_u8, &statistic_u16, &decimate_u8, &decimate_u16,
+                            scalar_kernels().accumulate_pixels};
+  return k;
 }
 
 }  // namespace exactvmaf::vif

@@ -15,9 +15,9 @@
 
 #include <array>
 
-#include "features/vif/vif_log2_table.hpp"
+#include "features/vif/vif_host.hpp"
 
-#if EXACTVMAF_VIF_HAVE_AVX2
+#if EXACTVMAF_SIMD_X86
 // gcc 12's AVX-512 intrinsics start from _mm512_undefined_* values and trip these (a known false positive).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
@@ -25,8 +25,6 @@
 
 namespace exactvmaf::vif {
 namespace {
-
-#define EXACTVMAF_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512vnni")))
 
 template <int Scale>
 struct Taps {
@@ -36,7 +34,7 @@ struct Taps {
 
 // acc += sum over the lanes' 16-bit pairs of a * (lo_tap, hi_tap); taps < 2^16.
 template <std::uint32_t LoTap, std::uint32_t HiTap>
-EXACTVMAF_AVX512 inline __m512i dp_taps(__m512i acc, __m512i a) {
+EXACTVMAF_TARGET_AVX512 inline __m512i dp_taps(__m512i acc, __m512i a) {
   if constexpr (LoTap < 32768 && HiTap < 32768) {
     return _mm512_dpwssd_epi32(acc, a, _mm512_set1_epi32(static_cast<int>((HiTap << 16) | LoTap)));
   } else {
@@ -46,17 +44,17 @@ EXACTVMAF_AVX512 inline __m512i dp_taps(__m512i acc, __m512i a) {
   }
 }
 
-EXACTVMAF_AVX512 inline __m512i load_u32x16(const std::uint32_t* p) { return _mm512_loadu_si512(p); }
+EXACTVMAF_TARGET_AVX512 inline __m512i load_u32x16(const std::uint32_t* p) { return _mm512_loadu_si512(p); }
 
 // uint32 lanes of (2^16 hi + lo + 2^15) >> 16, modulo 2^32 (upstream's cast).
-EXACTVMAF_AVX512 inline __m512i recombine_halves(__m512i lo, __m512i hi) {
+EXACTVMAF_TARGET_AVX512 inline __m512i recombine_halves(__m512i lo, __m512i hi) {
   const __m512i low16 = _mm512_set1_epi32(0xffff), half = _mm512_set1_epi32(0x8000);
   const __m512i carry = _mm512_srli_epi32(_mm512_add_epi32(_mm512_and_si512(lo, low16), half), 16);
   return _mm512_add_epi32(_mm512_add_epi32(hi, _mm512_srli_epi32(lo, 16)), carry);
 }
 
 // (uint32_t)((a * b + 2^31) >> 32) per uint32 lane.
-EXACTVMAF_AVX512 inline __m512i mul_round_hi32(__m512i a, __m512i b) {
+EXACTVMAF_TARGET_AVX512 inline __m512i mul_round_hi32(__m512i a, __m512i b) {
   const __m512i half = _mm512_set1_epi64(std::int64_t{1} << 31);
   const __m512i e = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epu32(a, b), half), 32);
   const __m512i o = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32)), half);
@@ -67,9 +65,9 @@ EXACTVMAF_AVX512 inline __m512i mul_round_hi32(__m512i a, __m512i b) {
 // p (the first tap's column): the low 16 bits (and, for Split, the high 16
 // bits) of each value, each as an exact uint32 sum.
 template <int Scale, int K = 0>
-EXACTVMAF_AVX512 inline void horizontal_taps(const std::uint32_t* mu1, const std::uint32_t* mu2,
-                                             const std::uint32_t* xx, const std::uint32_t* yy,
-                                             const std::uint32_t* xy, __m512i* acc) {
+EXACTVMAF_TARGET_AVX512 inline void horizontal_taps(const std::uint32_t* mu1, const std::uint32_t* mu2,
+                                                    const std::uint32_t* xx, const std::uint32_t* yy,
+                                                    const std::uint32_t* xy, __m512i* acc) {
   if constexpr (K < Taps<Scale>::width) {
     constexpr std::uint32_t tap = Taps<Scale>::at(K);
     const __m512i bias_lo = _mm512_set1_epi32(0x8000), bias_both = _mm512_set1_epi32(static_cast<int>(0x80008000u));
@@ -101,13 +99,13 @@ const std::uint16_t* padded_log2_table() {
 }
 
 // table[(x >> k) - 32768] for the lanes of m (zero elsewhere).
-EXACTVMAF_AVX512 inline __m256i gather_log2_entry(__m256i index, __mmask8 m, const std::uint16_t* table) {
+EXACTVMAF_TARGET_AVX512 inline __m256i gather_log2_entry(__m256i index, __mmask8 m, const std::uint16_t* table) {
   const __m256i v = _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), m, index, table, 2);
   return _mm256_and_si256(v, _mm256_set1_epi32(0xffff));
 }
 
 // log2_q11_u64 per 64-bit lane (lanes of m).
-EXACTVMAF_AVX512 inline __m512i log2_q11_u64x8(__m512i x, __mmask8 m, const std::uint16_t* table) {
+EXACTVMAF_TARGET_AVX512 inline __m512i log2_q11_u64x8(__m512i x, __mmask8 m, const std::uint16_t* table) {
   const __m512i k = _mm512_sub_epi64(_mm512_set1_epi64(48), _mm512_lzcnt_epi64(x));
   const __m256i index =
       _mm256_sub_epi32(_mm512_cvtepi64_epi32(_mm512_srlv_epi64(x, k)), _mm256_set1_epi32(log2_table_first));
@@ -117,9 +115,9 @@ EXACTVMAF_AVX512 inline __m512i log2_q11_u64x8(__m512i x, __mmask8 m, const std:
 // accumulate_pixel for eight lanes, the log branch (lanes of is_log): the
 // same integer steps, the fp64 islands as the same IEEE operations per lane
 // (division, products, differences; truncation as cvttsd2si does).
-EXACTVMAF_AVX512 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, __m256i sigma12, __mmask8 is_log,
-                                           __m512d gain_limit, const std::uint16_t* table, __m512i& den_log,
-                                           __m512i& num_log) {
+EXACTVMAF_TARGET_AVX512 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, __m256i sigma12, __mmask8 is_log,
+                                                  __m512d gain_limit, const std::uint16_t* table, __m512i& den_log,
+                                                  __m512i& num_log) {
   const __m256i zero = _mm256_setzero_si256();
   const __m256i nsq = _mm256_set1_epi32(sigma_nsq);
   // den_log: log2_q11_u32(sigma_nsq + sigma1) - 2048 * 17.
@@ -145,8 +143,8 @@ EXACTVMAF_AVX512 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, __m25
 
 // accumulate_pixel over n pixels given as arrays, sixteen at a time through
 // the vector log branch (tests reach it this way with any values).
-EXACTVMAF_AVX512 Residuals accumulate_pixels_x16(const std::int32_t* s1, const std::int32_t* s2,
-                                                 const std::int32_t* s12, std::size_t n, double gain_limit) {
+EXACTVMAF_TARGET_AVX512 Residuals accumulate_pixels_x16(const std::int32_t* s1, const std::int32_t* s2,
+                                                        const std::int32_t* s12, std::size_t n, double gain_limit) {
   const std::uint16_t* table = padded_log2_table();
   const __m512i zero = _mm512_setzero_si512(), nsq_minus_1 = _mm512_set1_epi32(sigma_nsq - 1);
   __m512i den_log = zero, num_log = zero;
@@ -175,8 +173,8 @@ EXACTVMAF_AVX512 Residuals accumulate_pixels_x16(const std::int32_t* s1, const s
 // tap sums and the variances in vectors; pixels below the noise variance (the
 // non-log branch) summed in vectors, the others through accumulate_pixel.
 template <int Scale>
-EXACTVMAF_AVX512 void horizontal(const StatRow& t, unsigned w, double gain_limit, const std::uint16_t* log2_table,
-                                 Residuals& res) {
+EXACTVMAF_TARGET_AVX512 void horizontal(const StatRow& t, unsigned w, double gain_limit,
+                                        const std::uint16_t* log2_table, Residuals& res) {
   constexpr int radius = filter_width(Scale) / 2;
   const __m512i zero = _mm512_setzero_si512();
   const __m512i bias_start = _mm512_set1_epi32(static_cast<int>(0x80000000u));
@@ -232,13 +230,13 @@ EXACTVMAF_AVX512 void horizontal(const StatRow& t, unsigned w, double gain_limit
   if (j < w) statistic_horizontal<Scale>(t, j, w, gain_limit, log2_table, res);
 }
 
-EXACTVMAF_AVX512 inline __m512i load_u8x32(const std::uint8_t* p) {
+EXACTVMAF_TARGET_AVX512 inline __m512i load_u8x32(const std::uint8_t* p) {
   return _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }
 
 // unpack works within 128-bit blocks: lo holds columns 8b..8b+3 of block b,
 // hi 8b+4..8b+7; stores the 32 columns in order.
-EXACTVMAF_AVX512 inline void store_interleaved(std::uint32_t* dst, __m512i lo, __m512i hi) {
+EXACTVMAF_TARGET_AVX512 inline void store_interleaved(std::uint32_t* dst, __m512i lo, __m512i hi) {
   const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
   const __m512i second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
   _mm512_storeu_si512(dst, _mm512_permutex2var_epi64(lo, first, hi));
@@ -249,8 +247,8 @@ EXACTVMAF_AVX512 inline void store_interleaved(std::uint32_t* dst, __m512i lo, _
 // rows under a pair of taps (samples < 2^8 enter unbiased; squares and
 // product < 2^16 biased, see the top of the file).
 template <int K = 0>
-EXACTVMAF_AVX512 inline void vertical_s0_u8_taps(const std::uint8_t* const* r, const std::uint8_t* const* d,
-                                                 unsigned j, __m512i* acc) {
+EXACTVMAF_TARGET_AVX512 inline void vertical_s0_u8_taps(const std::uint8_t* const* r, const std::uint8_t* const* d,
+                                                        unsigned j, __m512i* acc) {
   constexpr int width = filter_width(0);
   if constexpr (K < width) {
     constexpr std::uint32_t tap_a = filter_tap<0>(K), tap_b = K + 1 < width ? filter_tap<0>(K + 1) : 0u;
@@ -282,8 +280,9 @@ EXACTVMAF_AVX512 inline void vertical_s0_u8_taps(const std::uint8_t* const* r, c
   }
 }
 
-EXACTVMAF_AVX512 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
-                                     std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i, const StatRow& t) {
+EXACTVMAF_TARGET_AVX512 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                                            std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
+                                            const StatRow& t) {
   constexpr int width = filter_width(0), radius = width / 2;
   const std::uint8_t* r[width];
   const std::uint8_t* d[width];
@@ -313,12 +312,12 @@ EXACTVMAF_AVX512 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_t ref
 }
 
 // Sixteen samples as uint32 lanes.
-EXACTVMAF_AVX512 inline __m512i load_x16(const std::uint16_t* p) {
+EXACTVMAF_TARGET_AVX512 inline __m512i load_x16(const std::uint16_t* p) {
   return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }
 
 // Low 32 bits of ((v + round) >> shift) for 64-bit values in even (e) and odd (o) lanes.
-EXACTVMAF_AVX512 inline __m512i narrow_shift(__m512i e, __m512i o, __m512i round, __m128i shift) {
+EXACTVMAF_TARGET_AVX512 inline __m512i narrow_shift(__m512i e, __m512i o, __m512i round, __m128i shift) {
   const __m512i lo = _mm512_srl_epi64(_mm512_add_epi64(e, round), shift);
   const __m512i hi = _mm512_slli_epi64(_mm512_srl_epi64(_mm512_add_epi64(o, round), shift), 32);
   return _mm512_mask_blend_epi32(0xaaaa, lo, hi);
@@ -327,9 +326,9 @@ EXACTVMAF_AVX512 inline __m512i narrow_shift(__m512i e, __m512i o, __m512i round
 // The vertical pass in 64-bit lanes (16-bit samples), sixteen columns at a
 // time: tap * x in uint32 (< 2^32), then times x in uint64.
 template <int Scale>
-EXACTVMAF_AVX512 void vertical_wide(const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
-                                    std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i, VerticalShifts s,
-                                    const StatRow& t) {
+EXACTVMAF_TARGET_AVX512 void vertical_wide(const std::uint16_t* ref, std::ptrdiff_t ref_stride,
+                                           const std::uint16_t* dis, std::ptrdiff_t dis_stride, unsigned w, unsigned h,
+                                           unsigned i, VerticalShifts s, const StatRow& t) {
   constexpr int width = filter_width(Scale), radius = width / 2;
   const std::uint16_t* r[width];
   const std::uint16_t* d[width];
@@ -374,9 +373,9 @@ EXACTVMAF_AVX512 void vertical_wide(const std::uint16_t* ref, std::ptrdiff_t ref
 }
 
 template <int Scale, class Sample>
-EXACTVMAF_AVX512 Residuals statistic(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
-                                     std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, double gain_limit,
-                                     const std::uint16_t* log2_table, const StatRow& t) {
+EXACTVMAF_TARGET_AVX512 Residuals statistic(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                            std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc,
+                                            double gain_limit, const std::uint16_t* log2_table, const StatRow& t) {
   constexpr int radius = filter_width(Scale) / 2;
   Residuals res;
   for (unsigned i = 0; i < h; ++i) {
@@ -394,35 +393,34 @@ EXACTVMAF_AVX512 Residuals statistic(const Sample* ref, std::ptrdiff_t ref_strid
   return res;
 }
 
-}  // namespace
-
-Residuals accumulate_pixels_avx512(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
-                                   const std::int32_t* sigma12, std::size_t n, double gain_limit) {
+Residuals accumulate_pixels(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
+                            const std::int32_t* sigma12, std::size_t n, double gain_limit,
+                            const std::uint16_t* log2_table) {
+  (void)log2_table;  // the same entries, read from padded_log2_table() by the gathers
   return accumulate_pixels_x16(sigma1_sq, sigma2_sq, sigma12, n, gain_limit);
 }
 
-bool avx512_vif_supported() {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-         __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512vnni");
-}
-
-Residuals scale_statistic_avx512(int scale, const std::uint8_t* ref, std::ptrdiff_t ref_stride,
-                                 const std::uint8_t* dis, std::ptrdiff_t dis_stride, unsigned w, unsigned h,
-                                 double gain_limit, const std::uint16_t* log2_table, const StatRow& t) {
+Residuals statistic_u8(int scale, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                       std::ptrdiff_t dis_stride, unsigned w, unsigned h, double gain_limit,
+                       const std::uint16_t* log2_table, const StatRow& t) {
   (void)scale;  // 8-bit samples exist at scale 0 only
   return statistic<0>(ref, ref_stride, dis, dis_stride, w, h, 8, gain_limit, log2_table, t);
 }
 
-Residuals scale_statistic_avx512(int scale, const std::uint16_t* ref, std::ptrdiff_t ref_stride,
-                                 const std::uint16_t* dis, std::ptrdiff_t dis_stride, unsigned w, unsigned h,
-                                 unsigned bpc, double gain_limit, const std::uint16_t* log2_table, const StatRow& t) {
-  switch (scale) {
-    case 0: return statistic<0>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
-    case 1: return statistic<1>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
-    case 2: return statistic<2>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
-    default: return statistic<3>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
-  }
+Residuals statistic_u16(int scale, const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
+                        std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, double gain_limit,
+                        const std::uint16_t* log2_table, const StatRow& t) {
+  return at_scale(scale, [&](auto s) {
+    return statistic<s.value>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
+  });
+}
+
+}  // namespace
+
+const Kernels& avx512_kernels() {
+  static const Kernels k = {"avx512", &statistic_u8, &statistic_u16, avx2_kernels().decimate_u8,
+                            avx2_kernels().decimate_u16, &accumulate_pixels};
+  return k;
 }
 
 }  // namespace exactvmaf::vif

@@ -11,7 +11,7 @@
 #include "exactvmaf/simd.hpp"
 #include "features/registry.hpp"
 #include "features/vif/vif_cuda.hpp"
-#include "features/vif/vif_log2_table.hpp"
+#include "features/vif/vif_host.hpp"
 #include "features/vif/vif_math.hpp"
 #include "features/vif/vif_simd.hpp"
 #include "numeric/cr_log.hpp"
@@ -28,6 +28,42 @@ const std::uint16_t* log2_table() {
     return t;
   }();
   return table.data();
+}
+
+namespace {
+// Names as upstream's collector prints them (its aliases of
+// VMAF_integer_feature_vif_scaleN_score), in upstream's order.
+constexpr const char* scale_names[num_scales] = {"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
+                                                 "integer_vif_scale3"};
+constexpr const char* debug_names[11] = {
+    "integer_vif",            "integer_vif_num",        "integer_vif_den",        "integer_vif_num_scale0",
+    "integer_vif_den_scale0", "integer_vif_num_scale1", "integer_vif_den_scale1", "integer_vif_num_scale2",
+    "integer_vif_den_scale2", "integer_vif_num_scale3", "integer_vif_den_scale3"};
+}  // namespace
+
+Config config_from_options(const OptionValues& o) {
+  Config c;
+  c.debug = o.get_bool("debug");
+  c.gain_limit = o.get_real("vif_enhn_gain_limit");
+  c.skip_scale0 = o.get_bool("vif_skip_scale0");
+  return c;
+}
+
+std::vector<std::string> init(Config& c, const OptionValues& o, const VideoFormat& fmt) {
+  c.w = fmt.picture_width(0);
+  c.h = fmt.picture_height(0);
+  c.bpc = fmt.bitdepth;
+  if (c.bpc < 8 || c.bpc > 16)
+    throw Error(fmt::format("--feature vif: bit depth {} is not supported (8 to 16)", c.bpc));
+  if (c.w < min_plane_size || c.h < min_plane_size)
+    throw Error(fmt::format("--feature vif: the luma plane is {}x{}; vif needs at least {}x{} samples", c.w, c.h,
+                            min_plane_size, min_plane_size));
+  c.log2_table = log2_table();
+  std::vector<std::string> names;
+  for (const char* n : scale_names) names.push_back(feature_output_name(n, o));
+  if (c.debug)
+    for (const char* n : debug_names) names.push_back(feature_output_name(n, o));
+  return names;
 }
 
 void write_frame_outputs(const ScaleScore* s, bool debug, bool skip_scale0, FrameOutput& out) {
@@ -51,38 +87,113 @@ void write_frame_outputs(const ScaleScore* s, bool debug, bool skip_scale0, Fram
   }
 }
 
+// ---- the scalar kernel table (vif_simd.hpp) ------------------------------------
+
+namespace {
+
+template <int Scale, class Sample>
+Residuals statistic_rows(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
+                         unsigned w, unsigned h, unsigned bpc, double gain_limit, const std::uint16_t* log2_table,
+                         const StatRow& t) {
+  // 8-bit sums of squares fit uint32 (65536 * 255^2 < 2^32).
+  using SqAcc = std::conditional_t<Scale == 0 && sizeof(Sample) == 1, std::uint32_t, std::uint64_t>;
+  Residuals total;
+  for (unsigned i = 0; i < h; ++i)
+    total.add(statistic_row<Scale, Sample, SqAcc>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, gain_limit,
+                                                  log2_table, t));
+  return total;
+}
+
+Residuals statistic_u8(int scale, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                       std::ptrdiff_t dis_stride, unsigned w, unsigned h, double gain_limit,
+                       const std::uint16_t* log2_table, const StatRow& t) {
+  (void)scale;  // 8-bit samples exist at scale 0 only
+  return statistic_rows<0>(ref, ref_stride, dis, dis_stride, w, h, 8, gain_limit, log2_table, t);
+}
+
+Residuals statistic_u16(int scale, const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
+                        std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, double gain_limit,
+                        const std::uint16_t* log2_table, const StatRow& t) {
+  return at_scale(scale, [&](auto s) {
+    return statistic_rows<s.value>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
+  });
+}
+
+template <int To, class Sample>
+void decimate_rows(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
+                   unsigned w, unsigned h, unsigned bpc, const ConvolveRow& t, std::uint16_t* out_ref,
+                   std::uint16_t* out_dis) {
+  const unsigned wo = w / 2;
+  for (unsigned i = 0; i < h / 2; ++i)
+    decimate_row<To>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, t, out_ref + i * wo, out_dis + i * wo);
+}
+
+void decimate_u8(int to, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                 std::ptrdiff_t dis_stride, unsigned w, unsigned h, const ConvolveRow& t, std::uint16_t* out_ref,
+                 std::uint16_t* out_dis) {
+  (void)to;  // 8-bit samples are decimated to scale 1 only
+  decimate_rows<1>(ref, ref_stride, dis, dis_stride, w, h, 8, t, out_ref, out_dis);
+}
+
+void decimate_u16(int to, const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
+                  std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, const ConvolveRow& t,
+                  std::uint16_t* out_ref, std::uint16_t* out_dis) {
+  at_scale<1>(to, [&](auto s) {
+    decimate_rows<s.value>(ref, ref_stride, dis, dis_stride, w, h, bpc, t, out_ref, out_dis);
+  });
+}
+
+Residuals accumulate_pixels(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
+                            const std::int32_t* sigma12, std::size_t n, double gain_limit,
+                            const std::uint16_t* log2_table) {
+  Residuals r;
+  for (std::size_t p = 0; p < n; ++p)
+    accumulate_pixel(sigma1_sq[p], sigma2_sq[p], sigma12[p], gain_limit, log2_table, r);
+  return r;
+}
+
+}  // namespace
+
+const Kernels& scalar_kernels() {
+  static const Kernels k = {"scalar", &statistic_u8, &statistic_u16, &decimate_u8, &decimate_u16, &accumulate_pixels};
+  return k;
+}
+
 }  // namespace vif
 
 namespace {
 
-// Names as upstream's collector prints them (its aliases of
-// VMAF_integer_feature_vif_scaleN_score), in upstream's order.
-constexpr const char* scale_names[vif::num_scales] = {"integer_vif_scale0", "integer_vif_scale1",
-                                                      "integer_vif_scale2", "integer_vif_scale3"};
-constexpr const char* debug_names[11] = {
-    "integer_vif",            "integer_vif_num",        "integer_vif_den",        "integer_vif_num_scale0",
-    "integer_vif_den_scale0", "integer_vif_num_scale1", "integer_vif_den_scale1", "integer_vif_num_scale2",
-    "integer_vif_den_scale2", "integer_vif_num_scale3", "integer_vif_den_scale3"};
-
-struct VifConfig {
-  bool debug = false, skip_scale0 = false;
-  double gain_limit = vif::default_gain_limit;
-  unsigned w = 0, h = 0, bpc = 8;
-  const std::uint16_t* log2_table = nullptr;
-};
+using vif::Config;
 
 class VifWorker final : public FeatureWorker {
  public:
-  explicit VifWorker(const VifConfig& c);
+  explicit VifWorker(const Config& c);
   void extract(const FrameInput& in, FrameOutput& out) override;
 
  private:
   template <class Sample>
   void run_scales(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
                   vif::ScaleScore* scores);
+  vif::Residuals statistic(int scale, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                           std::ptrdiff_t dis_stride, unsigned w, unsigned h) const {
+    return k_.statistic_u8(scale, ref, ref_stride, dis, dis_stride, w, h, c_.gain_limit, c_.log2_table, stat_row_);
+  }
+  vif::Residuals statistic(int scale, const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
+                           std::ptrdiff_t dis_stride, unsigned w, unsigned h) const {
+    return k_.statistic_u16(scale, ref, ref_stride, dis, dis_stride, w, h, c_.bpc, c_.gain_limit, c_.log2_table,
+                            stat_row_);
+  }
+  void decimate(int to, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                std::ptrdiff_t dis_stride, unsigned w, unsigned h) {
+    k_.decimate_u8(to, ref, ref_stride, dis, dis_stride, w, h, conv_row_, ref_[to].data(), dis_[to].data());
+  }
+  void decimate(int to, const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
+                std::ptrdiff_t dis_stride, unsigned w, unsigned h) {
+    k_.decimate_u16(to, ref, ref_stride, dis, dis_stride, w, h, c_.bpc, conv_row_, ref_[to].data(), dis_[to].data());
+  }
 
-  const VifConfig& c_;
-  bool use_avx2_ = false, use_avx512_ = false;
+  const Config& c_;
+  const vif::Kernels& k_;  // the SIMD level's (same bits at every level)
   // Scales 1..3: the decimated planes, dense (stride = width).
   std::array<unsigned, vif::num_scales> w_{}, h_{};
   std::array<std::vector<std::uint16_t>, vif::num_scales> ref_, dis_;
@@ -93,7 +204,7 @@ class VifWorker final : public FeatureWorker {
   vif::ConvolveRow conv_row_{};
 };
 
-VifWorker::VifWorker(const VifConfig& c) : c_(c) {
+VifWorker::VifWorker(const Config& c) : c_(c), k_(vif::kernels_for(simd_level())) {
   w_[0] = c.w;
   h_[0] = c.h;
   for (int s = 1; s < vif::num_scales; ++s) {
@@ -107,84 +218,19 @@ VifWorker::VifWorker(const VifConfig& c) : c_(c) {
   for (auto& v : conv_) v.assign(row, 0);
   stat_row_ = {stat_[0].data(), stat_[1].data(), stat_[2].data(), stat_[3].data(), stat_[4].data()};
   conv_row_ = {conv_[0].data(), conv_[1].data()};
-  use_avx2_ = simd_level() >= SimdLevel::avx2;
-#if EXACTVMAF_VIF_HAVE_AVX2
-  use_avx512_ = simd_level() >= SimdLevel::avx512 && vif::avx512_vif_supported();
-#endif
-}
-
-// The statistic of one scale, row by row.
-template <int Scale, class Sample>
-vif::Residuals scale_statistic(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
-                               std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, const VifConfig& c,
-                               const vif::StatRow& t, bool avx2, bool avx512) {
-#if EXACTVMAF_VIF_HAVE_AVX2
-  if (avx512) {
-    if constexpr (sizeof(Sample) == 1)
-      return vif::scale_statistic_avx512(Scale, ref, ref_stride, dis, dis_stride, w, h, c.gain_limit, c.log2_table, t);
-    else
-      return vif::scale_statistic_avx512(Scale, ref, ref_stride, dis, dis_stride, w, h, bpc, c.gain_limit,
-                                         c.log2_table, t);
-  }
-  if (avx2) {
-    if constexpr (sizeof(Sample) == 1)
-      return vif::scale_statistic_avx2(Scale, ref, ref_stride, dis, dis_stride, w, h, c.gain_limit, c.log2_table, t);
-    else
-      return vif::scale_statistic_avx2(Scale, ref, ref_stride, dis, dis_stride, w, h, bpc, c.gain_limit,
-                                       c.log2_table, t);
-  }
-#else
-  (void)avx2;
-  (void)avx512;
-#endif
-  // 8-bit sums of squares fit uint32 (65536 * 255^2 < 2^32).
-  using SqAcc = std::conditional_t<Scale == 0 && sizeof(Sample) == 1, std::uint32_t, std::uint64_t>;
-  vif::Residuals total;
-  for (unsigned i = 0; i < h; ++i)
-    total.add(vif::statistic_row<Scale, Sample, SqAcc>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, c.gain_limit,
-                                                       c.log2_table, t));
-  return total;
-}
-
-template <int To, class Sample>
-void decimate(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride, unsigned w,
-              unsigned h, unsigned bpc, const vif::ConvolveRow& t, std::uint16_t* out_ref, std::uint16_t* out_dis,
-              bool avx2) {
-#if EXACTVMAF_VIF_HAVE_AVX2
-  if (avx2) {
-    if constexpr (sizeof(Sample) == 1)
-      vif::decimate_avx2(To, ref, ref_stride, dis, dis_stride, w, h, t, out_ref, out_dis);
-    else
-      vif::decimate_avx2(To, ref, ref_stride, dis, dis_stride, w, h, bpc, t, out_ref, out_dis);
-    return;
-  }
-#else
-  (void)avx2;
-#endif
-  const unsigned wo = w / 2;
-  for (unsigned i = 0; i < h / 2; ++i)
-    vif::decimate_row<To>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, t, out_ref + i * wo, out_dis + i * wo);
 }
 
 template <class Sample>
 void VifWorker::run_scales(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
                            vif::ScaleScore* scores) {
-  const unsigned bpc = c_.bpc;
-  const bool avx2 = use_avx2_, avx512 = use_avx512_;
-  if (!c_.skip_scale0)
-    scores[0] = vif::scale_score(
-        scale_statistic<0>(ref, ref_stride, dis, dis_stride, w_[0], h_[0], bpc, c_, stat_row_, avx2, avx512));
-  decimate<1>(ref, ref_stride, dis, dis_stride, w_[0], h_[0], bpc, conv_row_, ref_[1].data(), dis_[1].data(), avx2);
-  scores[1] = vif::scale_score(scale_statistic<1>(ref_[1].data(), w_[1], dis_[1].data(), w_[1], w_[1], h_[1], bpc, c_,
-                                                  stat_row_, avx2, avx512));
-  decimate<2>(ref_[1].data(), w_[1], dis_[1].data(), w_[1], w_[1], h_[1], bpc, conv_row_, ref_[2].data(),
-              dis_[2].data(), avx2);
-  scores[2] = vif::scale_score(scale_statistic<2>(ref_[2].data(), w_[2], dis_[2].data(), w_[2], w_[2], h_[2], bpc, c_,
-                                                  stat_row_, avx2, avx512));
-  decimate<3>(ref_[2].data(), w_[2], dis_[2].data(), w_[2], w_[2], h_[2], bpc, conv_row_, ref_[3].data(),
-              dis_[3].data(), avx2);
-  scores[3] = vif::scale_score(scale_statistic<3>(ref_[3].data(), w_[3], dis_[3].data(), w_[3], w_[3], h_[3], bpc, c_,
-                                                  stat_row_, avx2, avx512));
+  if (!c_.skip_scale0) scores[0] = vif::scale_score(statistic(0, ref, ref_stride, dis, dis_stride, w_[0], h_[0]));
+  decimate(1, ref, ref_stride, dis, dis_stride, w_[0], h_[0]);
+  for (int s = 1; s < vif::num_scales; ++s) {
+    const std::uint16_t* r = ref_[s].data();
+    const std::uint16_t* d = dis_[s].data();
+    scores[s] = vif::scale_score(statistic(s, r, w_[s], d, w_[s], w_[s], h_[s]));
+    if (s + 1 < vif::num_scales) decimate(s + 1, r, w_[s], d, w_[s], w_[s], h_[s]);
+  }
 }
 
 void VifWorker::extract(const FrameInput& in, FrameOutput& out) {
@@ -201,40 +247,16 @@ void VifWorker::extract(const FrameInput& in, FrameOutput& out) {
 
 class VifExtractor final : public FeatureExtractor {
  public:
-  explicit VifExtractor(const OptionValues& o) : options_(o) {
-    c_.debug = o.get_bool("debug");
-    c_.gain_limit = o.get_real("vif_enhn_gain_limit");
-    c_.skip_scale0 = o.get_bool("vif_skip_scale0");
-  }
-
-  std::vector<std::string> init(const VideoFormat& fmt) override {
-    c_.w = fmt.picture_width(0);
-    c_.h = fmt.picture_height(0);
-    c_.bpc = fmt.bitdepth;
-    if (c_.bpc < 8 || c_.bpc > 16)
-      throw Error(fmt::format("--feature vif: bit depth {} is not supported (8 to 16)", c_.bpc));
-    if (c_.w < vif::min_plane_size || c_.h < vif::min_plane_size)
-      throw Error(fmt::format("--feature vif: the luma plane is {}x{}; vif needs at least {}x{} samples", c_.w, c_.h,
-                              vif::min_plane_size, vif::min_plane_size));
-    c_.log2_table = vif::log2_table();
-    std::vector<std::string> names;
-    for (const char* n : scale_names) names.push_back(feature_output_name(n, options_));
-    if (c_.debug)
-      for (const char* n : debug_names) names.push_back(feature_output_name(n, options_));
-    return names;
-  }
-
+  explicit VifExtractor(const OptionValues& o) : options_(o), c_(vif::config_from_options(o)) {}
+  std::vector<std::string> init(const VideoFormat& fmt) override { return vif::init(c_, options_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<VifWorker>(c_); }
-
-#if defined(EXACTVMAF_HAVE_CUDA)
-  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override {
-    return vif::make_cuda_worker({c_.w, c_.h, c_.bpc, c_.debug, c_.skip_scale0, c_.gain_limit, c_.log2_table});
-  }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return vif::make_cuda_worker(c_); }
 #endif
 
  private:
   OptionValues options_;
-  VifConfig c_;
+  Config c_;
 };
 
 }  // namespace
@@ -250,8 +272,9 @@ FeatureInfo vif_feature_info() {
        "egl"},
       {"vif_skip_scale0", OptionType::boolean, false, 0, 0, "when set, skip scale 0 calculations", true, "ssclz"},
   };
-  f.provided = {scale_names[0], scale_names[1], scale_names[2], scale_names[3]};
+  f.provided = {std::begin(vif::scale_names), std::end(vif::scale_names)};
   f.luma_only = true;
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues& o) { return std::make_unique<VifExtractor>(o); };
   return f;
 }

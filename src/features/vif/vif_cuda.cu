@@ -24,6 +24,7 @@
 #include <type_traits>
 
 #include "backends/cuda/check.cuh"
+#include "backends/cuda/device_memory.cuh"
 #include "features/vif/vif_cuda.hpp"
 #include "features/vif/vif_math.hpp"
 
@@ -174,39 +175,32 @@ unsigned blocks_y(unsigned n, unsigned per_block) {
 
 class VifCudaWorker final : public cuda::FeatureWorker {
  public:
-  explicit VifCudaWorker(const CudaParams& p) : p_(p) {
-    w_[0] = p.w;
-    h_[0] = p.h;
+  explicit VifCudaWorker(const Config& c) : c_(c) {
+    w_[0] = c.w;
+    h_[0] = c.h;
     for (int s = 1; s < num_scales; ++s) {
       w_[s] = w_[s - 1] / 2;
       h_[s] = h_[s - 1] / 2;
     }
   }
-  ~VifCudaWorker() override {
-    if (planes_) (void)cudaFree(planes_);
-    if (table_) (void)cudaFree(table_);
-    if (totals_) (void)cudaFree(totals_);
-    if (result_) (void)cudaFreeHost(result_);
-  }
 
   cuda::PlaneNeeds planes() const override { return cuda::luma_pair_needs(); }
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
-    cuda::require_luma_pair(frame, p_.w, p_.h, "vif");
-    if (!p_.log2_table) throw Error("internal: vif's CUDA worker has no log2 table");
+    cuda::require_luma_pair(frame, c_.w, c_.h, "vif");
+    if (!c_.log2_table) throw InternalError("internal: vif's CUDA worker has no log2 table");
     // Scales 1..3, reference and distorted, dense uint16_t planes.
     std::size_t samples = 0;
     for (int s = 1; s < num_scales; ++s) {
       offset_[s] = samples;
       samples += 2 * static_cast<std::size_t>(w_[s]) * h_[s];
     }
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&planes_, sizeof(std::uint16_t) * (samples ? samples : 1)));
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&table_, sizeof(std::uint16_t) * log2_table_size));
-    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(table_, p_.log2_table, sizeof(std::uint16_t) * log2_table_size,
+    planes_ = cuda::DeviceBuffer<std::uint16_t>(samples);
+    table_ = cuda::DeviceBuffer<std::uint16_t>(log2_table_size);
+    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(table_.get(), c_.log2_table, sizeof(std::uint16_t) * log2_table_size,
                                          cudaMemcpyHostToDevice, stream));
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&totals_, sizeof(unsigned long long) * kTotals));
-    EXACTVMAF_CUDA_CHECK(cudaHostAlloc(&result_, sizeof(unsigned long long) * kTotals, cudaHostAllocPortable));
-    for (int k = 0; k < kTotals; ++k) result_[k] = 0;
+    totals_ = cuda::DeviceBuffer<unsigned long long>(kTotals);
+    result_ = cuda::PinnedBuffer<unsigned long long>(kTotals);
     // The table copy reads pageable host memory: finish it before setup returns.
     EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
@@ -214,8 +208,8 @@ class VifCudaWorker final : public cuda::FeatureWorker {
   void enqueue(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
     const cuda::DevicePlane& ref = frame.ref.plane[0];
     const cuda::DevicePlane& dis = frame.dist.plane[0];
-    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(totals_, 0, sizeof(unsigned long long) * kTotals, stream));
-    if (p_.bpc == 8)
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(totals_.get(), 0, totals_.bytes(), stream));
+    if (c_.bpc == 8)
       scale0<std::uint8_t, std::uint32_t>(ref, dis, stream);
     else
       scale0<std::uint16_t, std::uint64_t>(ref, dis, stream);
@@ -224,41 +218,41 @@ class VifCudaWorker final : public cuda::FeatureWorker {
     scale_n<2>(stream);
     decimate<3>(plane_ref(2), plane_dis(2), 2, stream);
     scale_n<3>(stream);
-    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_, totals_, sizeof(unsigned long long) * kTotals,
+    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), totals_.get(), result_.bytes(),
                                          cudaMemcpyDeviceToHost, stream));
   }
 
   void finish(const FrameInput&, FrameOutput& out) override {
     ScaleScore scores[num_scales] = {};
     for (int s = 0; s < num_scales; ++s) {
-      if (s == 0 && p_.skip_scale0) continue;
+      if (s == 0 && c_.skip_scale0) continue;
       Residuals r;
-      const unsigned long long* t = result_ + 4 * s;
+      const unsigned long long* t = result_.get() + 4 * s;
       r.num_log = static_cast<std::int64_t>(t[0]);
       r.den_log = static_cast<std::int64_t>(t[1]);
       r.num_non_log = static_cast<std::int64_t>(t[2]);
       r.den_non_log = static_cast<std::int64_t>(t[3]);
       scores[s] = scale_score(r);
     }
-    write_frame_outputs(scores, p_.debug, p_.skip_scale0, out);
+    write_frame_outputs(scores, c_.debug, c_.skip_scale0, out);
   }
 
  private:
-  std::uint16_t* plane_ref(int s) const { return planes_ + offset_[s]; }
-  std::uint16_t* plane_dis(int s) const { return planes_ + offset_[s] + static_cast<std::size_t>(w_[s]) * h_[s]; }
+  std::uint16_t* plane_ref(int s) const { return planes_.get() + offset_[s]; }
+  std::uint16_t* plane_dis(int s) const { return planes_.get() + offset_[s] + static_cast<std::size_t>(w_[s]) * h_[s]; }
 
   template <class Sample, class SqAcc>
   void scale0(const cuda::DevicePlane& ref, const cuda::DevicePlane& dis, cuda::Stream stream) {
-    if (!p_.skip_scale0) {
+    if (!c_.skip_scale0) {
       const dim3 grid(blocks_x(w_[0], kTileW), blocks_y(h_[0], kTileH));
       statistic_kernel<0, Sample, SqAcc><<<grid, kThreads, 0, stream>>>(
-          ref.data, ref.pitch, dis.data, dis.pitch, w_[0], h_[0], statistic_shifts(0, p_.bpc), p_.gain_limit, table_,
-          totals_);
+          ref.data, ref.pitch, dis.data, dis.pitch, w_[0], h_[0], statistic_shifts(0, c_.bpc), c_.gain_limit,
+          table_.get(), totals_.get());
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     }
     const dim3 grid(blocks_x(w_[1], kDecW), blocks_y(h_[1], kDecH));
     decimate_kernel<1, Sample><<<grid, kThreads, 0, stream>>>(ref.data, ref.pitch, dis.data, dis.pitch, w_[0], h_[0],
-                                                             p_.bpc, plane_ref(1), plane_dis(1));
+                                                             c_.bpc, plane_ref(1), plane_dis(1));
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -269,7 +263,7 @@ class VifCudaWorker final : public cuda::FeatureWorker {
     statistic_kernel<Scale, std::uint16_t, std::uint64_t><<<grid, kThreads, 0, stream>>>(
         reinterpret_cast<const std::uint8_t*>(plane_ref(Scale)), pitch,
         reinterpret_cast<const std::uint8_t*>(plane_dis(Scale)), pitch, w_[Scale], h_[Scale],
-        statistic_shifts(Scale, p_.bpc), p_.gain_limit, table_, totals_ + 4 * Scale);
+        statistic_shifts(Scale, c_.bpc), c_.gain_limit, table_.get(), totals_.get() + 4 * Scale);
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -279,23 +273,23 @@ class VifCudaWorker final : public cuda::FeatureWorker {
     const dim3 grid(blocks_x(w_[To], kDecW), blocks_y(h_[To], kDecH));
     decimate_kernel<To, std::uint16_t><<<grid, kThreads, 0, stream>>>(
         reinterpret_cast<const std::uint8_t*>(src_ref), pitch, reinterpret_cast<const std::uint8_t*>(src_dis), pitch,
-        w_[from], h_[from], p_.bpc, plane_ref(To), plane_dis(To));
+        w_[from], h_[from], c_.bpc, plane_ref(To), plane_dis(To));
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   }
 
-  CudaParams p_;
+  Config c_;
   unsigned w_[num_scales] = {}, h_[num_scales] = {};
   std::size_t offset_[num_scales] = {};
-  std::uint16_t* planes_ = nullptr;
-  std::uint16_t* table_ = nullptr;
-  unsigned long long* totals_ = nullptr;
-  unsigned long long* result_ = nullptr;  // pinned: the graph's last copy lands here
+  cuda::DeviceBuffer<std::uint16_t> planes_;
+  cuda::DeviceBuffer<std::uint16_t> table_;
+  cuda::DeviceBuffer<unsigned long long> totals_;
+  cuda::PinnedBuffer<unsigned long long> result_;  // the graph's last copy lands here
 };
 
 }  // namespace
 
-std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const CudaParams& p) {
-  return std::make_unique<VifCudaWorker>(p);
+std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const Config& c) {
+  return std::make_unique<VifCudaWorker>(c);
 }
 
 }  // namespace exactvmaf::vif

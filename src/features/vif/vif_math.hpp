@@ -13,7 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "features/common/mirror.hpp"
+#include "numeric/f64_policy.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::vif {
 
@@ -50,13 +53,6 @@ EXACTVMAF_HD_INLINE constexpr std::uint32_t filter_tap(int k) {
     constexpr std::uint16_t t[3] = {10904, 43728, 10904};
     return t[k];
   }
-}
-
-// Reflection without repeating the edge; valid for -size < idx < 2 size - 1.
-EXACTVMAF_HD_INLINE int mirror(int idx, int size) {
-  if (idx < 0) return -idx;
-  if (idx >= size) return 2 * size - idx - 2;
-  return idx;
 }
 
 // ---- fixed-point log2 ------------------------------------------------------
@@ -104,43 +100,48 @@ EXACTVMAF_HD_INLINE std::uint16_t log2_table_entry_from_log2f(float log2f_of_i) 
 }
 
 // ---- fp64 islands of the per-pixel statistic -------------------------------
+// Written against the fp64 policy F (numeric/f64_policy.hpp; default: the
+// hardware's double).
 
-// x86's conversions (cvttsd2si): truncation toward zero, and the "integer
-// indefinite" value (the most negative integer) for NaN and out-of-range
-// input. Upstream's C leaves those undefined; its x86 build does this.
-EXACTVMAF_HD_INLINE std::int32_t f64_to_i32_trunc_x86(double x) {
-  if (!(x > -2147483649.0 && x < 2147483648.0)) return INT32_MIN;
-  return static_cast<std::int32_t>(x);
-}
-
-EXACTVMAF_HD_INLINE std::int64_t f64_to_i64_trunc_x86(double x) {
-  if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) return INT64_MIN;
-  return static_cast<std::int64_t>(x);
-}
+// x86's conversions (cvttsd2si), as upstream's x86 build executes C's casts.
+using rmath::x86_trunc_i32;
+using rmath::x86_trunc_i64;
 
 // Upstream's epsilon `65536 * 1.0e-10`, a double product rounded once.
 inline constexpr double gain_eps = 65536 * 1.0e-10;
 
 // g = sigma12 / (sigma1_sq + eps): the sum and the quotient each rounded to
 // double.
-EXACTVMAF_HD_INLINE double gain_f64(std::int32_t sigma12, std::int32_t sigma1_sq) {
-  return static_cast<double>(sigma12) / (static_cast<double>(sigma1_sq) + gain_eps);
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE rmath::f64_of<F> gain_f64(std::int32_t sigma12, std::int32_t sigma1_sq, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  (void)f;
+  return D(sigma12) / (D(sigma1_sq) + D(gain_eps));
 }
 
 // sv_sq = (int32_t)(sigma2_sq - g * sigma12): product and difference rounded
 // to double, then truncated.
-EXACTVMAF_HD_INLINE std::int32_t residual_variance_i32(std::int32_t sigma2_sq, double g, std::int32_t sigma12) {
-  return f64_to_i32_trunc_x86(static_cast<double>(sigma2_sq) - g * static_cast<double>(sigma12));
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE std::int32_t residual_variance_i32(std::int32_t sigma2_sq, rmath::f64_of<F> g, std::int32_t sigma12,
+                                                       F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  return f.trunc_i32(D(sigma2_sq) - g * D(sigma12));
 }
 
 // (int64_t)(g * g * sigma1_sq): (g * g) rounded, times sigma1_sq rounded,
 // truncated.
-EXACTVMAF_HD_INLINE std::int64_t gain_sq_variance_i64(double g, std::int32_t sigma1_sq) {
-  return f64_to_i64_trunc_x86(g * g * static_cast<double>(sigma1_sq));
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE std::int64_t gain_sq_variance_i64(rmath::f64_of<F> g, std::int32_t sigma1_sq, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  return f.trunc_i64(g * g * D(sigma1_sq));
 }
 
 // libvmaf's MIN(g, limit): the limit when g is not less (ties, NaN).
-EXACTVMAF_HD_INLINE double min_gain(double g, double limit) { return g < limit ? g : limit; }
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE rmath::f64_of<F> min_gain(rmath::f64_of<F> g, double limit, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  return f.lt(g, D(limit)) ? g : D(limit);
+}
 
 // The per-scale accumulators (upstream's VifResiduals); integers, so the
 // pixels may be visited in any order.
@@ -155,8 +156,10 @@ struct Residuals {
 };
 
 // One pixel's contribution from its variances and covariance.
+template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE void accumulate_pixel(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12,
-                                          double gain_limit, const std::uint16_t* log2_table, Residuals& r) {
+                                          double gain_limit, const std::uint16_t* log2_table, Residuals& r,
+                                          F&& f = F{}) {
   if (sigma2_sq < 0) sigma2_sq = 0;
   if (sigma1_sq >= sigma_nsq) {
     // sigma1_sq <= 2^31 - 1, so the sum is at most 2^31 + 2^17: unsigned, as
@@ -164,12 +167,12 @@ EXACTVMAF_HD_INLINE void accumulate_pixel(std::int32_t sigma1_sq, std::int32_t s
     r.den_log += log2_q11_u32(log2_table, static_cast<std::uint32_t>(sigma_nsq) + static_cast<std::uint32_t>(sigma1_sq)) -
                  log2_sigma_nsq_q11;
     if (sigma12 > 0 && sigma2_sq > 0) {
-      const double g_raw = gain_f64(sigma12, sigma1_sq);
-      std::int32_t sv_sq = residual_variance_i32(sigma2_sq, g_raw, sigma12);
+      const rmath::f64_of<F> g_raw = gain_f64(sigma12, sigma1_sq, f);
+      std::int32_t sv_sq = residual_variance_i32(sigma2_sq, g_raw, sigma12, f);
       if (sv_sq < 0) sv_sq = 0;
-      const double g = min_gain(g_raw, gain_limit);
+      const rmath::f64_of<F> g = min_gain(g_raw, gain_limit, f);
       const std::uint32_t numer1 = static_cast<std::uint32_t>(sv_sq) + static_cast<std::uint32_t>(sigma_nsq);
-      const std::int64_t numer1_tmp = gain_sq_variance_i64(g, sigma1_sq) + numer1;
+      const std::int64_t numer1_tmp = gain_sq_variance_i64(g, sigma1_sq, f) + numer1;
       r.num_log += log2_q11_u64(log2_table, static_cast<std::uint64_t>(numer1_tmp)) -
                    log2_q11_u64(log2_table, numer1);
     }

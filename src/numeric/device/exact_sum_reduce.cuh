@@ -25,8 +25,10 @@
 #include <cstdint>
 #include <string>
 
+#include "backends/cuda/device_memory.cuh"
 #include "exactvmaf/error.hpp"
 #include "numeric/exact_sum.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath::device {
 
@@ -107,17 +109,15 @@ inline double exact_sum_on_device(const Term* d_terms, std::size_t n, int blocks
     throw Error("exact_sum_on_device: bad launch shape (threads " + std::to_string(threads) +
                 ", blocks " + std::to_string(blocks) + ")");
   }
-  GlobalExactSum<Acc>* d_out = nullptr;
-  check_cuda(cudaMalloc(&d_out, sizeof *d_out), "cudaMalloc");
+  const cuda::DeviceBuffer<GlobalExactSum<Acc>> d_out(1);
   GlobalExactSum<Acc> h_out{};
-  cudaError_t e = cudaMemsetAsync(d_out, 0, sizeof *d_out, stream);
+  cudaError_t e = cudaMemsetAsync(d_out.get(), 0, d_out.bytes(), stream);
   if (e == cudaSuccess) {
-    exact_sum_kernel<Acc, Term><<<blocks, threads, 0, stream>>>(d_terms, n, d_out);
+    exact_sum_kernel<Acc, Term><<<blocks, threads, 0, stream>>>(d_terms, n, d_out.get());
     e = cudaGetLastError();
   }
-  if (e == cudaSuccess) e = cudaMemcpyAsync(&h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost, stream);
+  if (e == cudaSuccess) e = cudaMemcpyAsync(&h_out, d_out.get(), sizeof h_out, cudaMemcpyDeviceToHost, stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
-  cudaFree(d_out);
   check_cuda(e, "exact_sum_on_device");
   return to_double(h_out);
 }

@@ -1,4 +1,4 @@
-// Reporting "undecided at sample i" from a kernel (DESIGN.md §2: the device
+// Reporting "undecided at sample i" from a kernel (docs/design.md §2: the device
 // flags the samples its fast path cannot round and the host recomputes
 // them). A thread whose cr_*_fast returned false appends its sample index
 // with one atomicAdd; the host reads back count and the first
@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath::device {
 

@@ -2,12 +2,15 @@
 // share because upstream's two versions agree on them exactly: the scored and
 // decouple regions, the DWT's mirrored source indices, the 3x3 masking
 // window's edge rule, and the Watson and Barten CSF factors (host only: R's
-// correctly rounded pow/log10/exp, evaluated once per run).
+// correctly rounded pow/log10/exp, evaluated once per run), the frame scores
+// and their output slots.
 #pragma once
+#include "exactvmaf/feature.hpp"
 #include "numeric/cr_exp.hpp"
 #include "numeric/cr_log.hpp"
 #include "numeric/cr_pow.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::adm {
 
@@ -138,11 +141,28 @@ inline float barten_csf(int lambda, double view_dist, int display_height, double
 // same value below 2^31).
 inline double frame_floor(int w, int h) { return 1e-10 * (static_cast<double>(w) * h) / (1920.0 * 1080.0); }
 
-// One frame's scores (integer and float ADM alike), written to the outputs
-// by adm_outputs.hpp.
+// One frame's scores (integer and float ADM alike).
 struct FrameScores {
   double adm2 = 0, aim = 0, adm3 = 0, num = 0, den = 0;
   double scale_num[4] = {0, 0, 0, 0}, scale_den[4] = {0, 0, 0, 0};
 };
+
+// The outputs of one frame in their slots, libvmaf's order (adm and
+// float_adm list the same outputs; their CPU and CUDA workers all write here).
+inline void write_frame_outputs(const FrameScores& fs, bool debug, FrameOutput& out) {
+  unsigned slot = 0;
+  out.set(slot++, fs.adm2);
+  out.set(slot++, fs.aim);
+  out.set(slot++, fs.adm3);
+  for (int s = 0; s < 4; ++s) out.set(slot++, fs.scale_num[s] / fs.scale_den[s]);
+  if (!debug) return;
+  out.set(slot++, fs.adm2);
+  out.set(slot++, fs.num);
+  out.set(slot++, fs.den);
+  for (int s = 0; s < 4; ++s) {
+    out.set(slot++, fs.scale_num[s]);
+    out.set(slot++, fs.scale_den[s]);
+  }
+}
 
 }  // namespace exactvmaf::adm

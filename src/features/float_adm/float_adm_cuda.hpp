@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "backends/cuda/cuda_feature.hpp"
-#include "features/adm/float_adm_cpu.hpp"
+#include "features/float_adm/float_adm_host.hpp"
 
 namespace exactvmaf::float_adm {
 

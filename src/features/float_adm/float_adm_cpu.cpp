@@ -1,18 +1,16 @@
 // Float ADM on the CPU (libvmaf's "float_adm" extractor): the per-scale chain
 // of float_adm_math.hpp driven row by row over per-worker scratch planes.
 // Frames are independent; the pipeline runs one worker per thread.
-#include "features/adm/float_adm_cpu.hpp"
-
 #include <cstdint>
+#include <iterator>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "exactvmaf/error.hpp"
+#include "features/float_adm/float_adm_cuda.hpp"
+#include "features/float_adm/float_adm_host.hpp"
 #include "features/registry.hpp"
-#if defined(EXACTVMAF_HAVE_CUDA)
-#include "features/adm/float_adm_cuda.hpp"
-#endif
 
 namespace exactvmaf {
 
@@ -130,12 +128,31 @@ FrameScores CpuFrame::compute(const PictureView& ref, const PictureView& dist) {
   return frame_scores(num, den, aim, static_cast<int>(c_.w), static_cast<int>(c_.h), c_.frame);
 }
 
-}  // namespace float_adm
+Config config_from_options(const OptionValues& o) {
+  Config c;
+  c.debug = o.get_bool("debug");
+  c.skip_scale0 = o.get_bool("adm_skip_scale0");
+  c.bypass_cm = o.get_int("adm_bypass_cm") != 0;
+  c.gain_limit = o.get_real("adm_enhn_gain_limit");
+  c.noise_weight = o.get_real("adm_noise_weight");
+  c.p_norm = o.get_real("adm_p_norm");
+  c.frame.dlm_weight = o.get_real("adm_dlm_weight");
+  c.frame.min_val = o.get_real("adm_min_val");
+  c.frame.adm3_apply_hm = o.get_bool("adm_adm3_apply_hm");
+  c.frame.skip_aim_scale = static_cast<int>(o.get_int("adm_skip_aim_scale"));
+  c.csf.mode = static_cast<int>(o.get_int("adm_csf_mode"));
+  c.csf.view_dist = o.get_real("adm_norm_view_dist");
+  c.csf.display_height = static_cast<int>(o.get_int("adm_ref_display_height"));
+  c.csf.csf_scale = o.get_real("adm_csf_scale");
+  c.csf.csf_diag_scale = o.get_real("adm_csf_diag_scale");
+  for (int s = 0; s < num_scales; ++s) {
+    c.csf.f1[s] = o.get_real(fmt::format("adm_f1s{}", s));
+    c.csf.f2[s] = o.get_real(fmt::format("adm_f2s{}", s));
+  }
+  return c;
+}
 
 namespace {
-
-using namespace float_adm;
-
 // Upstream's names after its alias table, in the order its collector first
 // sees them. "adm" is not among the extractor's provided features, so it
 // never gets an option suffix.
@@ -143,6 +160,33 @@ const char* const base_names[] = {"adm2", "aim", "adm3", "adm_scale0", "adm_scal
 const char* const debug_names[] = {"adm_num",        "adm_den",        "adm_num_scale0", "adm_den_scale0",
                                    "adm_num_scale1", "adm_den_scale1", "adm_num_scale2", "adm_den_scale2",
                                    "adm_num_scale3", "adm_den_scale3"};
+
+}  // namespace
+
+std::vector<std::string> init(Config& c, const OptionValues& o, const VideoFormat& fmt) {
+  c.w = fmt.picture_width(0);
+  c.h = fmt.picture_height(0);
+  c.bpc = fmt.bitdepth;
+  if (c.w < min_plane_size || c.h < min_plane_size)
+    throw Error(fmt::format(
+        "--feature float_adm: the luma plane is {}x{}; float_adm needs at least {}x{} samples (below that "
+        "upstream's 4-scale DWT and masking read outside their bands)",
+        c.w, c.h, min_plane_size, min_plane_size));
+  for (int s = 0; s < num_scales; ++s) scale_rfactors(s, c.csf, c.rfactor[s]);
+  std::vector<std::string> names;
+  for (const char* b : base_names) names.push_back(feature_output_name(b, o));
+  if (c.debug) {
+    names.emplace_back("adm");
+    for (const char* b : debug_names) names.push_back(feature_output_name(b, o));
+  }
+  return names;
+}
+
+}  // namespace float_adm
+
+namespace {
+
+using namespace float_adm;
 
 class FloatAdmWorker final : public FeatureWorker {
  public:
@@ -158,50 +202,10 @@ class FloatAdmWorker final : public FeatureWorker {
 
 class FloatAdmExtractor final : public FeatureExtractor {
  public:
-  explicit FloatAdmExtractor(const OptionValues& o) : options_(o) {
-    c_.debug = o.get_bool("debug");
-    c_.skip_scale0 = o.get_bool("adm_skip_scale0");
-    c_.bypass_cm = o.get_int("adm_bypass_cm") != 0;
-    c_.gain_limit = o.get_real("adm_enhn_gain_limit");
-    c_.noise_weight = o.get_real("adm_noise_weight");
-    c_.p_norm = o.get_real("adm_p_norm");
-    c_.frame.dlm_weight = o.get_real("adm_dlm_weight");
-    c_.frame.min_val = o.get_real("adm_min_val");
-    c_.frame.adm3_apply_hm = o.get_bool("adm_adm3_apply_hm");
-    c_.frame.skip_aim_scale = static_cast<int>(o.get_int("adm_skip_aim_scale"));
-    c_.csf.mode = static_cast<int>(o.get_int("adm_csf_mode"));
-    c_.csf.view_dist = o.get_real("adm_norm_view_dist");
-    c_.csf.display_height = static_cast<int>(o.get_int("adm_ref_display_height"));
-    c_.csf.csf_scale = o.get_real("adm_csf_scale");
-    c_.csf.csf_diag_scale = o.get_real("adm_csf_diag_scale");
-    for (int s = 0; s < num_scales; ++s) {
-      c_.csf.f1[s] = o.get_real(fmt::format("adm_f1s{}", s));
-      c_.csf.f2[s] = o.get_real(fmt::format("adm_f2s{}", s));
-    }
-  }
-
-  std::vector<std::string> init(const VideoFormat& fmt) override {
-    c_.w = fmt.picture_width(0);
-    c_.h = fmt.picture_height(0);
-    c_.bpc = fmt.bitdepth;
-    if (c_.w < min_plane_size || c_.h < min_plane_size)
-      throw Error(fmt::format(
-          "--feature float_adm: the luma plane is {}x{}; float_adm needs at least {}x{} samples (below that "
-          "upstream's 4-scale DWT and masking read outside their bands)",
-          c_.w, c_.h, min_plane_size, min_plane_size));
-    for (int s = 0; s < num_scales; ++s) scale_rfactors(s, c_.csf, c_.rfactor[s]);
-    std::vector<std::string> names;
-    for (const char* b : base_names) names.push_back(feature_output_name(b, options_));
-    if (c_.debug) {
-      names.emplace_back("adm");
-      for (const char* b : debug_names) names.push_back(feature_output_name(b, options_));
-    }
-    return names;
-  }
-
+  explicit FloatAdmExtractor(const OptionValues& o) : options_(o), c_(config_from_options(o)) {}
+  std::vector<std::string> init(const VideoFormat& fmt) override { return float_adm::init(c_, options_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<FloatAdmWorker>(c_); }
-
-#if defined(EXACTVMAF_HAVE_CUDA)
+#if EXACTVMAF_FEATURE_CUDA
   std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return float_adm::make_cuda_worker(c_); }
 #endif
 
@@ -256,8 +260,9 @@ FeatureInfo float_adm_feature_info() {
        "when set, skip AIM calculations for that scale", true, "sasc"},
       {"adm_skip_scale0", OptionType::boolean, false, 0, 0, "skip the calculation of scale 0", true, "ssz"},
   };
-  f.provided = {base_names, base_names + 7};
+  f.provided = {std::begin(float_adm::base_names), std::end(float_adm::base_names)};
   f.luma_only = true;
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues& o) { return std::make_unique<FloatAdmExtractor>(o); };
   return f;
 }

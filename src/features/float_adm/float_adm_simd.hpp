@@ -1,5 +1,5 @@
 // The row kernels of float ADM's CPU worker as a table of function pointers,
-// one table per SIMD level (exactvmaf::simd_level()). Every entry returns
+// one table per SIMD level (docs/design.md §7). Every entry returns
 // exactly what the float_adm_math.hpp row function of the same name returns:
 // the SIMD code computes each sample with the same IEEE float and double
 // operations in the same order (one sample per lane, no FMA), and the sums
@@ -8,14 +8,8 @@
 #pragma once
 #include <cstddef>
 
-#include "exactvmaf/simd.hpp"
-#include "features/adm/float_adm_math.hpp"
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#define EXACTVMAF_FLOAT_ADM_HAVE_AVX2 1
-#else
-#define EXACTVMAF_FLOAT_ADM_HAVE_AVX2 0
-#endif
+#include "features/common/simd.hpp"
+#include "features/float_adm/float_adm_math.hpp"
 
 namespace exactvmaf::float_adm {
 
@@ -39,17 +33,11 @@ inline const Kernels& scalar_kernels() {
   return k;
 }
 
-#if EXACTVMAF_FLOAT_ADM_HAVE_AVX2
 const Kernels& avx2_kernels();  // float_adm_avx2.cpp
-#endif
 
 // The kernels of `level` (AVX-512 machines use the AVX2 ones).
 inline const Kernels& kernels_for(SimdLevel level) {
-#if EXACTVMAF_FLOAT_ADM_HAVE_AVX2
-  if (level >= SimdLevel::avx2) return avx2_kernels();
-#endif
-  (void)level;
-  return scalar_kernels();
+  return simd::pick(level, scalar_kernels(), EXACTVMAF_SIMD_TABLE(avx2_kernels), nullptr);
 }
 
 }  // namespace exactvmaf::float_adm

@@ -9,7 +9,7 @@
 // Plain float code, with the types upstream stores at every step, plus three
 // fp64 islands (small named functions below): the products with the double
 // literals 1/30 and 1/15 (the second added to a float sum in double) and the
-// rst x gain-limit clamp. Division is IEEE division (DESIGN.md rule 1;
+// rst x gain-limit clamp. Division is IEEE division (docs/design.md §2 rule 1;
 // upstream multiplies by a refined RCPSS estimate). powf is R's correctly
 // rounded powf (host: rmath::cr_powf; device: its fast path, with undecided
 // samples reported so the host can recompute the frame).
@@ -21,9 +21,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "features/adm/adm_common.hpp"
+#include "features/common/adm_common.hpp"
 #include "numeric/cr_pow.hpp"
+#include "numeric/f64_policy.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::float_adm {
 
@@ -63,26 +65,35 @@ inline constexpr double one_by_15 = 0.0666666701;
 
 // (float)(FLOAT_ONE_BY_30 * x): the double product of a float and the
 // literal, rounded to double, then to float (adm_csf_s).
-EXACTVMAF_HD_INLINE float mul_one_by_30(float x) { return static_cast<float>(one_by_30 * static_cast<double>(x)); }
+// The islands are written against the fp64 policy F (numeric/f64_policy.hpp).
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE float mul_one_by_30(float x, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  return f.to_f32(D(one_by_30) * D(x));
+}
 
 // sum += FLOAT_ONE_BY_15 * x with a float sum: sum + product in double (the
 // product rounded to double first), rounded to float (adm_cm_thresh).
-EXACTVMAF_HD_INLINE float add_mul_one_by_15(float sum, float x) {
-  return static_cast<float>(static_cast<double>(sum) + one_by_15 * static_cast<double>(x));
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE float add_mul_one_by_15(float sum, float x, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  return f.to_f32(D(sum) + D(one_by_15) * D(x));
 }
 
 // The enhancement-gain clamp of a restored coefficient rst against the
 // distorted one t (angle test passed): MIN/MAX(rst * gain, t) in double
 // (rst > 0: the smaller, rst < 0: the larger), stored to float. Upstream
 // applies the two tests in sequence, the second on the first's result.
-EXACTVMAF_HD_INLINE float gain_clamp(float rst, float t, double gain) {
-  if (static_cast<double>(rst) > 0.0) {
-    const double p = static_cast<double>(rst) * gain;
-    rst = static_cast<float>(p < static_cast<double>(t) ? p : static_cast<double>(t));
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE float gain_clamp(float rst, float t, double gain, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  if (f.lt(D(0.0), D(rst))) {
+    const D p = D(rst) * D(gain);
+    rst = f.to_f32(f.lt(p, D(t)) ? p : D(t));
   }
-  if (static_cast<double>(rst) < 0.0) {
-    const double p = static_cast<double>(rst) * gain;
-    rst = static_cast<float>(p > static_cast<double>(t) ? p : static_cast<double>(t));
+  if (f.lt(D(rst), D(0.0))) {
+    const D p = D(rst) * D(gain);
+    rst = f.to_f32(f.lt(D(t), p) ? p : D(t));
   }
   return rst;
 }
@@ -181,8 +192,9 @@ struct Decoupled {
 };
 
 // One sample of adm_decouple_s (ADM_OPT_AVOID_ATAN), with IEEE division.
+template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE Decoupled decouple_sample(float oh, float ov, float od, float th, float tv, float td,
-                                              double gain) {
+                                              double gain, F&& f = F{}) {
   const float eps = decouple_eps();
   const float kh = clamp01(th / (oh + eps));
   const float kv = clamp01(tv / (ov + eps));
@@ -193,9 +205,9 @@ EXACTVMAF_HD_INLINE Decoupled decouple_sample(float oh, float ov, float od, floa
   const float t_mag_sq = th * th + tv * tv;
   const bool angle_flag = (ot_dp >= 0.0f) && (ot_dp * ot_dp >= cos_1deg_sq() * o_mag_sq * t_mag_sq);
   if (angle_flag) {
-    rh = gain_clamp(rh, th, gain);
-    rv = gain_clamp(rv, tv, gain);
-    rd = gain_clamp(rd, td, gain);
+    rh = gain_clamp(rh, th, gain, f);
+    rv = gain_clamp(rv, tv, gain, f);
+    rd = gain_clamp(rd, td, gain, f);
   }
   return {rh, rv, rd, th - rh, tv - rv, td - rd};
 }
@@ -229,10 +241,11 @@ EXACTVMAF_HD inline void decouple_row(const Bands3<const float>& ref, const Band
 // ---- CSF ----------------------------------------------------------------------
 
 // dst = rfactor * src; flt = FLOAT_ONE_BY_30 * |dst| (adm_csf_s).
-EXACTVMAF_HD_INLINE void csf_sample(float src, float rfactor, float* dst, float* flt) {
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE void csf_sample(float src, float rfactor, float* dst, float* flt, F&& f = F{}) {
   const float v = rfactor * src;
   *dst = v;
-  *flt = mul_one_by_30(abs_f(v));
+  *flt = mul_one_by_30(abs_f(v), f);
 }
 EXACTVMAF_HD inline void csf_row(const float* src, float rfactor, int j0, int j1, float* dst, float* flt) {
   for (int j = j0; j < j1; ++j) csf_sample(src[j], rfactor, dst + j, flt + j);
@@ -299,8 +312,9 @@ EXACTVMAF_HD inline RowSums den_row(const Bands3<const float>& ref, const float 
 // band the 3x3 window of `flt` with the centre replaced by
 // FLOAT_ONE_BY_15 * |angles|, summed in upstream's order; edges mirror
 // (before 0 comes 1, after n-1 comes n-1 again).
+template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE float cm_threshold(const Bands3<const float>& angles, const Bands3<const float>& flt, int w,
-                                       int h, int i, int j) {
+                                       int h, int i, int j, F&& f = F{}) {
   const int ip = cm_prev(i), in = cm_next(i, h);
   const int jl = cm_prev(j), jr = cm_next(j, w);
   float thr = 0.0f;
@@ -313,7 +327,7 @@ EXACTVMAF_HD_INLINE float cm_threshold(const Bands3<const float>& angles, const 
     sum += fp[j];
     sum += fp[jr];
     sum += fc[jl];
-    sum = add_mul_one_by_15(sum, abs_f(angles.row(b, i)[j]));
+    sum = add_mul_one_by_15(sum, abs_f(angles.row(b, i)[j]), f);
     sum += fc[jr];
     sum += fn[jl];
     sum += fn[j];

@@ -1,9 +1,11 @@
-// SpEED's per-extractor configuration and the CPU's per-plane chain, shared
-// by the CPU workers (speed_cpu.cpp), the CUDA worker (its host fallback for
-// frames with an undecided log2) and the tests.
+// SpEED on the host (docs/design.md, "The feature template"): the run's
+// Config and the CPU's per-plane chain, shared by the CPU workers
+// (speed_cpu.cpp), the CUDA worker (its host fallback for frames with an
+// undecided log2) and the tests.
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,7 +41,8 @@ struct PlaneParams {
 };
 
 struct Scratch {
-  std::vector<float> dec, resid, cov, a, means, eig, sd, hv, y, x, qy, qr;
+  std::vector<float> dec, resid, cov, means, eig, y, x, qy;
+  std::unique_ptr<SolveShared> solve;  // solve_plane's workspace
   PlaneParams ref, dis;
   void resize(const Dims& d);
 };

@@ -36,8 +36,9 @@
 #include <type_traits>
 
 #include "backends/cuda/check.cuh"
-#include "features/adm/float_adm_cuda.hpp"
-#include "features/adm/float_adm_math.hpp"
+#include "backends/cuda/device_memory.cuh"
+#include "features/float_adm/float_adm_cuda.hpp"
+#include "features/float_adm/float_adm_math.hpp"
 
 namespace exactvmaf::float_adm {
 
@@ -266,9 +267,6 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
     for (cudaEvent_t e : {scale0_ready_, scale0_done_})
       if (e) (void)cudaEventDestroy(e);
     if (side_) (void)cudaStreamDestroy(side_);
-    for (void* d : {static_cast<void*>(buffer_), static_cast<void*>(result_dev_)})
-      if (d) (void)cudaFree(d);
-    if (result_) (void)cudaFreeHost(result_);
   }
 
   cuda::PlaneNeeds planes() const override { return cuda::luma_pair_needs(); }
@@ -288,14 +286,13 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking));
     EXACTVMAF_CUDA_CHECK(cudaEventCreateWithFlags(&scale0_ready_, cudaEventDisableTiming));
     EXACTVMAF_CUDA_CHECK(cudaEventCreateWithFlags(&scale0_done_, cudaEventDisableTiming));
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&buffer_, sizeof(float) * total));
-    EXACTVMAF_CUDA_CHECK(cudaMalloc(&result_dev_, sizeof(Result)));
-    EXACTVMAF_CUDA_CHECK(cudaHostAlloc(&result_, sizeof(Result), cudaHostAllocPortable));
-    *result_ = {};
-    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(buffer_, 0, sizeof(float) * total, stream));
-    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(result_dev_, 0, sizeof(Result), stream));
+    buffer_ = cuda::DeviceBuffer<float>(total);
+    result_dev_ = cuda::DeviceBuffer<Result>(1);
+    result_ = cuda::PinnedBuffer<Result>(1);
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(buffer_.get(), 0, buffer_.bytes(), stream));
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(result_dev_.get(), 0, result_dev_.bytes(), stream));
 
-    float* at = buffer_;
+    float* at = buffer_.get();
     const auto take = [&at](std::size_t n) {
       float* p = at;
       at += n;
@@ -329,7 +326,7 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
         v.src[1] = dis.data;
         v.src_stride[0] = static_cast<std::ptrdiff_t>(ref.pitch / sample_bytes);
         v.src_stride[1] = static_cast<std::ptrdiff_t>(dis.pitch / sample_bytes);
-        v.clear_flag = &result_dev_->undecided;
+        v.clear_flag = &result_dev_.get()->undecided;
       } else {
         v.src[0] = next_a[s - 1][0];
         v.src[1] = next_a[s - 1][1];
@@ -356,7 +353,7 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
       for (int b = 0; b < 3; ++b) r.rfactor[b] = c_.rfactor[s][b];
       r.bypass_cm = c_.bypass_cm;
       r.pn = pn;
-      r.undecided = &result_dev_->undecided;
+      r.undecided = &result_dev_.get()->undecided;
       r.row_sums = row_sums[s == 0 ? 0 : 1];
       r.rows_stride = rows_stride[s == 0 ? 0 : 1];
 
@@ -364,7 +361,7 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
       u.sr = g_[s].sr;
       u.row_sums = row_sums[s == 0 ? 0 : 1];
       u.rows_stride = rows_stride[s == 0 ? 0 : 1];
-      u.totals = result_dev_->totals + s * kPlanes;
+      u.totals = result_dev_.get()->totals + s * kPlanes;
     }
     EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
@@ -397,8 +394,10 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
       if (s == 0) EXACTVMAF_CUDA_CHECK(cudaEventRecord(scale0_done_, side_));
     }
     if (!c_.skip_scale0) EXACTVMAF_CUDA_CHECK(cudaStreamWaitEvent(stream, scale0_done_, 0));
-    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_, result_dev_, sizeof(Result), cudaMemcpyDeviceToHost, stream));
+    EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), result_dev_.get(), sizeof(Result), cudaMemcpyDeviceToHost, stream));
   }
+
+  std::uint64_t host_frames() const override { return host_frames_; }
 
   // The CPU's per-scale tails and frame scores on the device's totals; a
   // frame with an undecided powf term is recomputed on the host.
@@ -429,13 +428,13 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
  private:
   Config c_;
   CpuFrame host_;
-  std::uint64_t host_frames_ = 0;
+  std::uint64_t host_frames_ = 0;  // frames recomputed by host_
   Geometry g_[num_scales];
-  float* buffer_ = nullptr;
+  cuda::DeviceBuffer<float> buffer_;
   cudaStream_t side_ = nullptr;  // scale 0's terms, beside scales 1..3
   cudaEvent_t scale0_ready_ = nullptr, scale0_done_ = nullptr;
-  Result* result_dev_ = nullptr;
-  Result* result_ = nullptr;  // pinned: the graph's last copy lands here
+  cuda::DeviceBuffer<Result> result_dev_;
+  cuda::PinnedBuffer<Result> result_;  // the graph's last copy lands here
   DwtArgs dwt_[num_scales];
   RowArgs row_[num_scales];
   TotalArgs total_[num_scales];

@@ -1,13 +1,16 @@
-// Float ADM's configuration, its CPU frame computation and its output writer,
-// shared by the CPU worker and the CUDA worker (which recomputes a frame on
-// the host when the device could not decide a powf term).
+// Float ADM on the host (docs/design.md, "The feature template"): the run's
+// Config, the output names, and the CPU's frame computation, shared by the
+// CPU worker and the CUDA worker (which recomputes a frame on the host when
+// the device could not decide a powf term). The outputs are written by
+// common/adm_common.hpp, as integer adm's.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "exactvmaf/feature.hpp"
-#include "features/adm/adm_outputs.hpp"
-#include "features/adm/float_adm_math.hpp"
-#include "features/adm/float_adm_simd.hpp"
+#include "features/common/adm_common.hpp"
+#include "features/float_adm/float_adm_math.hpp"
+#include "features/float_adm/float_adm_simd.hpp"
 
 namespace exactvmaf::float_adm {
 
@@ -19,6 +22,13 @@ struct Config {
   float rfactor[num_scales][3] = {};
   unsigned w = 0, h = 0, bpc = 8;
 };
+
+// The options of --feature float_adm (float_adm_cpu.cpp).
+Config config_from_options(const OptionValues& o);
+
+// Checks the format (Error naming float_adm), fills the format-dependent
+// fields and returns the output names in libvmaf's order (float_adm_cpu.cpp).
+std::vector<std::string> init(Config& c, const OptionValues& o, const VideoFormat& fmt);
 
 // One frame on the CPU, with scratch planes kept between frames; the row
 // kernels of the SIMD level allowed when it is made (same bits at every level).
@@ -48,6 +58,6 @@ class CpuFrame {
   BandSet ref_, dis_, r_, a_, csf_a_, csf_f_;
 };
 
-using adm::write_frame_outputs;  // adm_outputs.hpp: the same outputs as integer adm
+using adm::write_frame_outputs;  // the same outputs as integer adm
 
 }  // namespace exactvmaf::float_adm

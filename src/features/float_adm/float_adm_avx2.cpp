@@ -5,22 +5,20 @@
 // cvtpd_ps rounds to nearest as the scalar store does). Row sums add the
 // eight terms one by one in column order. Edge columns and tails are the
 // scalar functions'.
-#include "features/adm/float_adm_simd.hpp"
+#include "features/float_adm/float_adm_simd.hpp"
 
-#if EXACTVMAF_FLOAT_ADM_HAVE_AVX2
+#if EXACTVMAF_SIMD_X86
 #include <immintrin.h>
 
 namespace exactvmaf::float_adm {
 namespace {
 
-#define EXACTVMAF_AVX2 __attribute__((target("avx2")))
-
-EXACTVMAF_AVX2 inline __m256 abs8(__m256 x) {
+EXACTVMAF_TARGET_AVX2 inline __m256 abs8(__m256 x) {
   return _mm256_and_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)));
 }
 
 // (float)(c * (double)x) per lane.
-EXACTVMAF_AVX2 inline __m256 mul_f64const(__m256 x, double c) {
+EXACTVMAF_TARGET_AVX2 inline __m256 mul_f64const(__m256 x, double c) {
   const __m256d cd = _mm256_set1_pd(c);
   const __m128 lo = _mm256_cvtpd_ps(_mm256_mul_pd(cd, _mm256_cvtps_pd(_mm256_castps256_ps128(x))));
   const __m128 hi = _mm256_cvtpd_ps(_mm256_mul_pd(cd, _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1))));
@@ -28,7 +26,7 @@ EXACTVMAF_AVX2 inline __m256 mul_f64const(__m256 x, double c) {
 }
 
 // (float)((double)sum + c * (double)x) per lane.
-EXACTVMAF_AVX2 inline __m256 add_mul_f64const(__m256 sum, __m256 x, double c) {
+EXACTVMAF_TARGET_AVX2 inline __m256 add_mul_f64const(__m256 sum, __m256 x, double c) {
   const __m256d cd = _mm256_set1_pd(c);
   const __m256d slo = _mm256_cvtps_pd(_mm256_castps256_ps128(sum));
   const __m256d shi = _mm256_cvtps_pd(_mm256_extractf128_ps(sum, 1));
@@ -39,8 +37,8 @@ EXACTVMAF_AVX2 inline __m256 add_mul_f64const(__m256 sum, __m256 x, double c) {
   return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
 }
 
-EXACTVMAF_AVX2 inline __m256 dwt4(__m256 s0, __m256 s1, __m256 s2, __m256 s3, float c0, float c1, float c2,
-                                  float c3) {
+EXACTVMAF_TARGET_AVX2 inline __m256 dwt4(__m256 s0, __m256 s1, __m256 s2, __m256 s3, float c0, float c1, float c2,
+                                         float c3) {
   __m256 acc = _mm256_setzero_ps();
   acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(c0), s0));
   acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(c1), s1));
@@ -49,8 +47,8 @@ EXACTVMAF_AVX2 inline __m256 dwt4(__m256 s0, __m256 s1, __m256 s2, __m256 s3, fl
   return acc;
 }
 
-EXACTVMAF_AVX2 void dwt_vertical_avx2(const float* src, std::ptrdiff_t stride, int w, int h, int i, float* lo,
-                                      float* hi) {
+EXACTVMAF_TARGET_AVX2 void dwt_vertical_avx2(const float* src, std::ptrdiff_t stride, int w, int h, int i, float* lo,
+                                             float* hi) {
   const float* r0 = src + dwt_src_index(i, 0, h) * stride;
   const float* r1 = src + dwt_src_index(i, 1, h) * stride;
   const float* r2 = src + dwt_src_index(i, 2, h) * stride;
@@ -66,14 +64,14 @@ EXACTVMAF_AVX2 void dwt_vertical_avx2(const float* src, std::ptrdiff_t stride, i
 }
 
 // Elements 0, 2, ..., 14 (even) and 1, 3, ..., 15 (odd) of the 16 floats at p.
-EXACTVMAF_AVX2 inline void deinterleave16(const float* p, __m256* even, __m256* odd) {
+EXACTVMAF_TARGET_AVX2 inline void deinterleave16(const float* p, __m256* even, __m256* odd) {
   const __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
   *even = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(a, b, 0x88)), 0xd8));
   *odd = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(a, b, 0xdd)), 0xd8));
 }
 
-EXACTVMAF_AVX2 void dwt_horizontal_avx2(const float* lo, const float* hi, int w, float* a, float* v, float* h,
-                                        float* d) {
+EXACTVMAF_TARGET_AVX2 void dwt_horizontal_avx2(const float* lo, const float* hi, int w, float* a, float* v, float* h,
+                                               float* d) {
   const int bw = band_size(w);
   int j = 0;
   for (; j < bw && j < 1; ++j) dwt_horizontal_sample(lo, hi, w, j, a + j, v + j, h + j, d + j);
@@ -93,14 +91,14 @@ EXACTVMAF_AVX2 void dwt_horizontal_avx2(const float* lo, const float* hi, int w,
 }
 
 // k clamped to [0, 1] as clamp01: k < 0 -> 0, k > 1 -> 1, else k (NaN kept).
-EXACTVMAF_AVX2 inline __m256 clamp01_8(__m256 k) {
+EXACTVMAF_TARGET_AVX2 inline __m256 clamp01_8(__m256 k) {
   const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
   k = _mm256_blendv_ps(k, one, _mm256_cmp_ps(k, one, _CMP_GT_OQ));
   return _mm256_blendv_ps(k, zero, _mm256_cmp_ps(k, zero, _CMP_LT_OQ));
 }
 
 // gain_clamp on 4 lanes (as doubles) where `flag` is set.
-EXACTVMAF_AVX2 inline __m256d gain_clamp4(__m256d rst, __m256d t, __m256d gain, __m256d flag) {
+EXACTVMAF_TARGET_AVX2 inline __m256d gain_clamp4(__m256d rst, __m256d t, __m256d gain, __m256d flag) {
   const __m256d zero = _mm256_setzero_pd();
   __m256d p = _mm256_mul_pd(rst, gain);
   // rst > 0: (float)(p < t ? p : t); the store to float happens per step.
@@ -116,7 +114,7 @@ EXACTVMAF_AVX2 inline __m256d gain_clamp4(__m256d rst, __m256d t, __m256d gain, 
   return _mm256_blendv_pd(rst, sel, m);
 }
 
-EXACTVMAF_AVX2 inline __m256 gain_clamp8(__m256 rst, __m256 t, double gain, __m256 flag) {
+EXACTVMAF_TARGET_AVX2 inline __m256 gain_clamp8(__m256 rst, __m256 t, double gain, __m256 flag) {
   const __m256d g = _mm256_set1_pd(gain);
   const __m256d flo = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_castps_si128(_mm256_castps256_ps128(flag))));
   const __m256d fhi = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_castps_si128(_mm256_extractf128_ps(flag, 1))));
@@ -127,8 +125,8 @@ EXACTVMAF_AVX2 inline __m256 gain_clamp8(__m256 rst, __m256 t, double gain, __m2
   return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1);
 }
 
-EXACTVMAF_AVX2 void decouple_avx2(const Bands3<const float>& ref, const Bands3<const float>& dis, int i, int j0,
-                                  int j1, double gain, const Bands3<float>& r, const Bands3<float>& a) {
+EXACTVMAF_TARGET_AVX2 void decouple_avx2(const Bands3<const float>& ref, const Bands3<const float>& dis, int i, int j0,
+                                         int j1, double gain, const Bands3<float>& r, const Bands3<float>& a) {
   const std::ptrdiff_t o = i * ref.stride;
   const __m256 eps = _mm256_set1_ps(decouple_eps()), cos_sq = _mm256_set1_ps(cos_1deg_sq());
   const __m256 zero = _mm256_setzero_ps();
@@ -163,7 +161,7 @@ EXACTVMAF_AVX2 void decouple_avx2(const Bands3<const float>& ref, const Bands3<c
   decouple_row(ref, dis, i, j, j1, gain, r, a);
 }
 
-EXACTVMAF_AVX2 void csf_avx2(const float* src, float rfactor, int j0, int j1, float* dst, float* flt) {
+EXACTVMAF_TARGET_AVX2 void csf_avx2(const float* src, float rfactor, int j0, int j1, float* dst, float* flt) {
   const __m256 rf = _mm256_set1_ps(rfactor);
   int j = j0;
   for (; j + 8 <= j1; j += 8) {
@@ -184,7 +182,7 @@ inline void add_terms(RowSums* s, const float (&th)[8], const float (&tv)[8], co
 }
 
 // x^p per lane: x*x*x for p = 3, else the scalar powf of each lane.
-EXACTVMAF_AVX2 inline void pow_terms(__m256 x, const PNorm& pn, bool* undecided, float (&out)[8]) {
+EXACTVMAF_TARGET_AVX2 inline void pow_terms(__m256 x, const PNorm& pn, bool* undecided, float (&out)[8]) {
   if (pn.cube) {
     _mm256_storeu_ps(out, _mm256_mul_ps(_mm256_mul_ps(x, x), x));
     return;
@@ -194,8 +192,8 @@ EXACTVMAF_AVX2 inline void pow_terms(__m256 x, const PNorm& pn, bool* undecided,
   for (int k = 0; k < 8; ++k) out[k] = pow_term(xs[k], pn, undecided);
 }
 
-EXACTVMAF_AVX2 RowSums den_avx2(const Bands3<const float>& ref, const float rfactor[3], int i, int j0, int j1,
-                                const PNorm& pn, bool* undecided) {
+EXACTVMAF_TARGET_AVX2 RowSums den_avx2(const Bands3<const float>& ref, const float rfactor[3], int i, int j0, int j1,
+                                       const PNorm& pn, bool* undecided) {
   RowSums s;
   int j = j0;
   float t[3][8];
@@ -214,9 +212,9 @@ EXACTVMAF_AVX2 RowSums den_avx2(const Bands3<const float>& ref, const float rfac
   return s;
 }
 
-EXACTVMAF_AVX2 RowSums cm_avx2(const Bands3<const float>& src, const Bands3<const float>& angles,
-                               const Bands3<const float>& flt, const float rfactor[3], int w, int h, int i, int j0,
-                               int j1, bool bypass_cm, const PNorm& pn, bool* undecided) {
+EXACTVMAF_TARGET_AVX2 RowSums cm_avx2(const Bands3<const float>& src, const Bands3<const float>& angles,
+                                      const Bands3<const float>& flt, const float rfactor[3], int w, int h, int i,
+                                      int j0, int j1, bool bypass_cm, const PNorm& pn, bool* undecided) {
   RowSums s;
   const auto scalar = [&](int j) {
     const RowSums u = cm_terms(src, angles, flt, rfactor, w, h, i, j, bypass_cm, pn, undecided);

@@ -1,0 +1,176 @@
+#include "core/worker_pool.hpp"
+
+#include <algorithm>
+#include <span>
+
+#include "exactvmaf/error.hpp"
+#include "numeric/fpenv.hpp"
+
+namespace exactvmaf::pipeline {
+
+namespace {
+
+class CpuProcessor final : public FrameProcessor {
+ public:
+  explicit CpuProcessor(std::vector<Extractor>& extractors) : extractors_(extractors) {
+    for (auto& e : extractors) workers_.push_back(e.impl->make_worker());
+  }
+  void process(const FrameInput& in, const std::vector<bool>& active, FrameResult& result) override {
+    FrameInput each = in;
+    for (std::size_t e = 0; e < extractors_.size(); ++e) {
+      if (!active[e]) continue;
+      const std::size_t h = std::min<std::size_t>(extractors_[e].history, in.prev_ref.size());
+      each.prev_ref = in.prev_ref.first(h);
+      each.prev_dist = in.prev_dist.first(h);
+      workers_[e]->extract(each, result.outputs[e]);
+    }
+  }
+
+ private:
+  std::vector<Extractor>& extractors_;
+  std::vector<std::unique_ptr<FeatureWorker>> workers_;
+};
+
+class CudaProcessor final : public FrameProcessor {
+ public:
+  CudaProcessor(const cuda::RunnerOptions& opts, const std::vector<Extractor>& extractors, cuda::RunnerStats* total,
+                std::mutex* total_mutex)
+      : total_(total), total_mutex_(total_mutex) {
+    std::vector<cuda::RunnerFeature> features;
+    for (const auto& e : extractors) features.push_back({e.impl.get(), e.history});
+    runner_ = cuda::make_frame_runner(opts, features);
+  }
+  ~CudaProcessor() override {
+    const cuda::RunnerStats s = runner_->stats();
+    std::lock_guard lock(*total_mutex_);
+    total_->upload_ms += s.upload_ms;
+    total_->kernel_ms += s.kernel_ms;
+    total_->host_frames += s.host_frames;
+  }
+  void process(const FrameInput& in, const std::vector<bool>& active, FrameResult& result) override {
+    runner_->run(in, active, result.outputs);
+  }
+
+ private:
+  std::unique_ptr<cuda::FrameRunner> runner_;
+  cuda::RunnerStats* total_;
+  std::mutex* total_mutex_;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameProcessor> make_cpu_processor(std::vector<Extractor>& extractors) {
+  return std::make_unique<CpuProcessor>(extractors);
+}
+
+std::unique_ptr<FrameProcessor> make_cuda_processor(const cuda::RunnerOptions& opts,
+                                                    const std::vector<Extractor>& extractors,
+                                                    cuda::RunnerStats* total, std::mutex* total_mutex) {
+  return std::make_unique<CudaProcessor>(opts, extractors, total, total_mutex);
+}
+
+WorkerPool::WorkerPool(unsigned n, std::vector<Extractor>& extractors, ProcessorFactory make_processor,
+                       std::function<void()> on_done)
+    : extractors_(extractors), make_processor_(std::move(make_processor)), on_done_(std::move(on_done)) {
+  for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { loop(); });
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    std::lock_guard lock(mutex_);
+    closing_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+void WorkerPool::submit(FrameTask task) {
+  {
+    std::lock_guard lock(mutex_);
+    tasks_.push_back(std::move(task));
+    ++in_flight_;
+  }
+  cv_.notify_one();
+}
+
+std::size_t WorkerPool::in_flight() {
+  std::lock_guard lock(mutex_);
+  return in_flight_;
+}
+
+bool WorkerPool::ready(std::uint64_t index) {
+  std::lock_guard lock(mutex_);
+  return error_ || results_.count(index);
+}
+
+FrameResult WorkerPool::take(std::uint64_t index) {
+  std::unique_lock lock(mutex_);
+  done_cv_.wait(lock, [&] { return error_ || results_.count(index); });
+  if (error_) std::rethrow_exception(error_);
+  FrameResult r = std::move(results_[index]);
+  results_.erase(index);
+  --in_flight_;
+  return r;
+}
+
+void WorkerPool::loop() {
+  FpEnvGuard env;
+  std::unique_ptr<FrameProcessor> processor;
+  try {
+    processor = make_processor_();
+  } catch (...) {
+    fail(std::current_exception());  // the run stops at the next take(); tasks here are dropped
+  }
+  std::vector<PictureView> prev_ref, prev_dist;
+  std::vector<bool> active(extractors_.size());
+  while (true) {
+    FrameTask task;
+    {
+      std::unique_lock lock(mutex_);
+      cv_.wait(lock, [&] { return closing_ || !tasks_.empty(); });
+      if (tasks_.empty()) return;
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    }
+    FrameResult result;
+    result.outputs.resize(extractors_.size());
+    try {
+      if (!processor) throw InternalError("internal: no frame processor");
+      FrameInput in;
+      in.index = task.index;
+      in.ref = task.refs[0]->view();
+      in.dist = task.dists[0]->view();
+      prev_ref.clear();
+      prev_dist.clear();
+      for (std::size_t k = 1; k < task.refs.size(); ++k) {
+        prev_ref.push_back(task.refs[k]->view());
+        prev_dist.push_back(task.dists[k]->view());
+      }
+      in.prev_ref = std::span<const PictureView>(prev_ref.data(), prev_ref.size());
+      in.prev_dist = std::span<const PictureView>(prev_dist.data(), prev_dist.size());
+      for (std::size_t e = 0; e < extractors_.size(); ++e)
+        active[e] = !task.subsampled_out || extractors_[e].every_frame;
+      processor->process(in, active, result);
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    task.refs.clear();  // give the buffers back before reporting
+    task.dists.clear();
+    {
+      std::lock_guard lock(mutex_);
+      results_.emplace(task.index, std::move(result));
+    }
+    done_cv_.notify_all();
+    if (on_done_) on_done_();
+  }
+}
+
+void WorkerPool::fail(std::exception_ptr e) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!error_) error_ = e;
+  }
+  done_cv_.notify_all();
+}
+
+}  // namespace exactvmaf::pipeline
