@@ -538,14 +538,6 @@ namespace {
 
 // ---- SIMD kernels: bit for bit the scalar row functions ------------------------------
 
-std::vector<const cambi::Kernels*> simd_kernel_tables() {
-  std::vector<const cambi::Kernels*> out;
-  SimdLimit cap(SimdLevel::avx2);
-  if (simd_level() == SimdLevel::avx2 && &cambi::kernels_for(SimdLevel::avx2) != &cambi::scalar_kernels())
-    out.push_back(&cambi::kernels_for(SimdLevel::avx2));
-  return out;
-}
-
 const unsigned simd_widths[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 18, 31, 33, 47, 64, 100, 257, 600};
 
 // Rows of `w` samples with a few distinct values near `base` (equal
@@ -576,116 +568,109 @@ void naive_update(cambi::u16* hist, const cambi::u16* img, const cambi::u16* mas
   }
 }
 
+// Every entry of cambi's kernel table at every SIMD level against the scalar
+// entry (the one harness, support/simd_check.hpp), and the histogram update
+// against its definition.
 TEST(CambiSimd, RowKernelsEqualScalar) {
-  const auto tables = simd_kernel_tables();
-  if (tables.empty()) GTEST_SKIP() << "no SIMD level on this CPU";
+  KernelTableCheck<cambi::Kernels> check(&cambi::kernels_for);
   const cambi::Kernels& s = cambi::scalar_kernels();
   std::mt19937 rng(7);
   const cambi::Params params[] = {params_for("cambi"), params_for("cambi=max_log_contrast=5:cambi_vis_lum_threshold=0.06"),
                                   params_for("cambi=max_log_contrast=0:tvi_threshold=0.2:cambi_vis_lum_threshold=1:eotf=pq")};
-  // Histogram buffers for the widest row, reused (large allocations per case cost page faults).
-  const std::size_t max_cells = std::size_t{1100} * 600 + 64;
-  std::vector<cambi::u16> h0(max_cells), ha(max_cells), hb(max_cells), hn(max_cells), hist(max_cells);
   std::vector<cambi::CountRun> runs(2 * 600);
   std::size_t nonzero_c = 0;
-  for (const cambi::Kernels* k : tables)
-    for (unsigned w : simd_widths)
-      for (int trial = 0; trial < 6; ++trial) {
-        const std::string what = fmt::format("{} w {} trial {}", k->name, w, trial);
-        // derivative_row: a 3-row image, rows 0 and 2 (the last).
-        const auto img = few_values(3 * w, rng, 100, trial % 2 ? 2 : 4);
-        for (unsigned row : {0u, 2u}) {
-          std::vector<cambi::u16> a(w + 64, 7), b(w + 64, 7);
-          s.derivative_row(img.data(), w, w, 3, row, a.data());
-          k->derivative_row(img.data(), w, w, 3, row, b.data());
-          ASSERT_EQ(a, b) << what << " derivative row " << row;
+  using Vec = std::vector<cambi::u16>;
+  for (unsigned w : simd_widths)
+    for (int trial = 0; trial < 6; ++trial) {
+      const std::string what = fmt::format("w {} trial {}", w, trial);
+      // derivative_row: a 3-row image, rows 0 and 2 (the last).
+      const auto img = few_values(3 * w, rng, 100, trial % 2 ? 2 : 4);
+      for (unsigned row : {0u, 2u})
+        check.check("derivative_row", &cambi::Kernels::derivative_row, what + fmt::format(" row {}", row),
+                    [&](auto fn) {
+                      Vec out(w + 64, 7);
+                      fn(img.data(), w, w, 3, row, out.data());
+                      return out;
+                    });
+      // decimate_row, apart and in place.
+      const auto src = few_values(2 * w, rng, 0, 1024);
+      check.check("decimate_row", &cambi::Kernels::decimate_row, what, [&](auto fn) {
+        Vec out(w + 64, 0), in_place = src;
+        fn(src.data(), w, out.data());
+        fn(in_place.data(), w, in_place.data());
+        in_place.resize(w);
+        return std::make_tuple(out, in_place);
+      });
+      const auto r0 = few_values(w, rng, 500, 3), r1 = few_values(w, rng, 500, 3), r2 = few_values(w, rng, 500, 4);
+      check.check("mode_horizontal_row", &cambi::Kernels::mode_horizontal_row, what, [&](auto fn) {
+        Vec out(w + 64, 0);
+        fn(r0.data(), w, out.data());
+        return out;
+      });
+      check.check("mode_vertical_row", &cambi::Kernels::mode_vertical_row, what, [&](auto fn) {
+        Vec out(w + 64, 0);
+        fn(r0.data(), r1.data(), r2.data(), w, out.data());
+        return out;
+      });
+      // Histogram updates (enter a row, leave one, slide) and c-values.
+      for (const cambi::Params& p : params) {
+        const int pad = static_cast<int>(rng() % 34);
+        const unsigned base = p.v_band_base + p.v_band_size / 3;
+        const auto in_img = few_values(w, rng, base, trial == 0 ? 1 : (trial < 3 ? 6 : 40));
+        const auto out_img = few_values(w, rng, base, trial == 0 ? 1 : (trial < 3 ? 6 : 40));
+        const auto mask = few_values(w, rng, 0, 2), mask2 = few_values(w, rng, 0, 2);
+        const std::size_t cells = static_cast<std::size_t>(p.v_band_size) * w + 64;
+        const std::uint32_t salt = rng();
+        Vec hist(cells), naive;
+        for (std::size_t i = 0; i < cells; ++i) hist[i] = static_cast<cambi::u16>(mix(i ^ salt) % 200);
+        naive = hist;
+        const unsigned n_add = cambi::row_runs(in_img.data(), mask.data(), w, p, false, runs.data());
+        std::vector<cambi::CountRun> add(runs.begin(), runs.begin() + n_add);
+        const unsigned n_remove = cambi::row_runs(out_img.data(), mask2.data(), w, p, true, runs.data());
+        std::vector<cambi::CountRun> remove(runs.begin(), runs.begin() + n_remove);
+        const unsigned n_slide = cambi::slide_runs(out_img.data(), mask2.data(), in_img.data(), mask.data(), w, p, runs.data());
+        ASSERT_LE(n_slide, 2 * w);
+        std::vector<cambi::CountRun> slide(runs.begin(), runs.begin() + n_slide);
+        for (const auto* step : {&add, &remove, &slide}) {
+          const std::string step_name = step == &add ? " add" : step == &remove ? " remove" : " slide";
+          check.check("apply_runs", &cambi::Kernels::apply_runs, what + step_name, [&](auto fn) {
+            Vec h = hist;
+            fn(h.data(), step->data(), static_cast<unsigned>(step->size()), pad, w, p);
+            return h;
+          });
+          s.apply_runs(hist.data(), step->data(), static_cast<unsigned>(step->size()), pad, w, p);
         }
-        // decimate_row, in place and not.
-        {
-          auto src = few_values(2 * w, rng, 0, 1024), in_place = src;
-          std::vector<cambi::u16> a(w + 64, 0), b(w + 64, 0);
-          s.decimate_row(src.data(), w, a.data());
-          k->decimate_row(src.data(), w, b.data());
-          ASSERT_EQ(a, b) << what << " decimate";
-          k->decimate_row(in_place.data(), w, in_place.data());
-          ASSERT_TRUE(std::equal(a.begin(), a.begin() + w, in_place.begin())) << what << " decimate in place";
-        }
-        // mode rows.
-        {
-          const auto r0 = few_values(w, rng, 500, 3), r1 = few_values(w, rng, 500, 3), r2 = few_values(w, rng, 500, 4);
-          std::vector<cambi::u16> a(w + 64, 0), b(w + 64, 0);
-          s.mode_horizontal_row(r0.data(), w, a.data());
-          k->mode_horizontal_row(r0.data(), w, b.data());
-          ASSERT_EQ(a, b) << what << " mode horizontal";
-          s.mode_vertical_row(r0.data(), r1.data(), r2.data(), w, a.data());
-          k->mode_vertical_row(r0.data(), r1.data(), r2.data(), w, b.data());
-          ASSERT_EQ(a, b) << what << " mode vertical";
-        }
-        // Histogram updates and c-values.
-        for (const cambi::Params& p : params) {
-          const int pad = static_cast<int>(rng() % 34);
-          const unsigned base = p.v_band_base + p.v_band_size / 3;
-          const auto in_img = few_values(w, rng, base, trial == 0 ? 1 : (trial < 3 ? 6 : 40));
-          const auto out_img = few_values(w, rng, base, trial == 0 ? 1 : (trial < 3 ? 6 : 40));
-          auto mask = few_values(w, rng, 0, 2), mask2 = few_values(w, rng, 0, 2);
-          const std::size_t cells = static_cast<std::size_t>(p.v_band_size) * w;
-          const std::uint32_t salt = rng();
-          for (std::size_t i = 0; i < cells + 64; ++i) h0[i] = static_cast<cambi::u16>(mix(i ^ salt) % 200);
-          std::copy(h0.begin(), h0.begin() + static_cast<std::ptrdiff_t>(cells + 64), ha.begin());
-          std::copy(h0.begin(), h0.begin() + static_cast<std::ptrdiff_t>(cells + 64), hb.begin());
-          auto same = [&] { return std::equal(ha.begin(), ha.begin() + static_cast<std::ptrdiff_t>(cells + 64), hb.begin()); };
-          auto naive_same = [&] { return std::equal(ha.begin(), ha.begin() + static_cast<std::ptrdiff_t>(cells + 64), hn.begin()); };
-          std::copy(h0.begin(), h0.begin() + static_cast<std::ptrdiff_t>(cells + 64), hn.begin());
-          // Enter a row, leave one, slide (runs against the per-sample ranges).
-          unsigned n = cambi::row_runs(in_img.data(), mask.data(), w, p, false, runs.data());
-          s.apply_runs(ha.data(), runs.data(), n, pad, w, p);
-          k->apply_runs(hb.data(), runs.data(), n, pad, w, p);
-          naive_update(hn.data(), in_img.data(), mask.data(), w, pad, p, 1);
-          ASSERT_TRUE(same() && naive_same()) << what << " histogram add";
-          n = cambi::row_runs(out_img.data(), mask2.data(), w, p, true, runs.data());
-          s.apply_runs(ha.data(), runs.data(), n, pad, w, p);
-          k->apply_runs(hb.data(), runs.data(), n, pad, w, p);
-          naive_update(hn.data(), out_img.data(), mask2.data(), w, pad, p, 0xffff);
-          ASSERT_TRUE(same() && naive_same()) << what << " histogram remove";
-          n = cambi::slide_runs(out_img.data(), mask2.data(), in_img.data(), mask.data(), w, p, runs.data());
-          ASSERT_LE(n, 2 * w);
-          s.apply_runs(ha.data(), runs.data(), n, pad, w, p);
-          k->apply_runs(hb.data(), runs.data(), n, pad, w, p);
-          naive_update(hn.data(), out_img.data(), mask2.data(), w, pad, p, 0xffff);
-          naive_update(hn.data(), in_img.data(), mask.data(), w, pad, p, 1);
-          ASSERT_TRUE(same() && naive_same()) << what << " histogram slide";
-          // c-values from counts that keep p0 + pmax inside the reciprocal table.
-          for (std::size_t i = 0; i < cells + 64; ++i) hist[i] = static_cast<cambi::u16>(mix(i + salt) % 2000);
-          std::vector<float> ca(w + 8, -1.0f), cb(w + 8, -1.0f);
-          s.c_values_row(hist.data(), in_img.data(), mask.data(), w, p, cambi::reciprocal_table, ca.data());
-          k->c_values_row(hist.data(), in_img.data(), mask.data(), w, p, cambi::reciprocal_table, cb.data());
-          ASSERT_EQ(std::memcmp(ca.data(), cb.data(), w * sizeof(float)), 0) << what << " c-values";
-          for (unsigned j = 0; j < w; ++j) nonzero_c += ca[j] > 0.0f;
-        }
+        naive_update(naive.data(), in_img.data(), mask.data(), w, pad, p, 1);
+        naive_update(naive.data(), out_img.data(), mask2.data(), w, pad, p, 0xffff);
+        naive_update(naive.data(), out_img.data(), mask2.data(), w, pad, p, 0xffff);
+        naive_update(naive.data(), in_img.data(), mask.data(), w, pad, p, 1);
+        ASSERT_EQ(hist, naive) << what << ": apply_runs against the per-sample update";
+        // c-values from counts that keep p0 + pmax inside the reciprocal table.
+        for (std::size_t i = 0; i < cells; ++i) hist[i] = static_cast<cambi::u16>(mix(i + salt) % 2000);
+        check.check("c_values_row", &cambi::Kernels::c_values_row, what, [&](auto fn) {
+          std::vector<float> c(w + 8, -1.0f);
+          fn(hist.data(), in_img.data(), mask.data(), w, p, cambi::reciprocal_table, c.data());
+          c.resize(w);
+          return c;
+        });
+        std::vector<float> c(w + 8, -1.0f);
+        s.c_values_row(hist.data(), in_img.data(), mask.data(), w, p, cambi::reciprocal_table, c.data());
+        for (unsigned j = 0; j < w; ++j) nonzero_c += c[j] > 0.0f;
       }
+    }
   EXPECT_GT(nonzero_c, 5000u);
-  std::printf("[ info ] %zu non-zero c-values compared\n", nonzero_c);
+  std::printf("[ info ] %zu non-zero c-values compared, %llu kernel checks\n", nonzero_c,
+              static_cast<unsigned long long>(check.checks()));
 }
 
 // The whole feature at each SIMD level on the fixtures, several option sets.
 TEST(CambiSimd, FeatureEqualsScalarOnFixtures) {
-  if (simd_kernel_tables().empty()) GTEST_SKIP() << "no SIMD level on this CPU";
   const std::vector<std::string> features = {"cambi=full_ref=true", "cambi=max_log_contrast=5:cambi_vis_lum_threshold=0.06",
                                              "cambi=enc_width=300:enc_height=225:window_size=127"};
   for (const char* name : {"s01_576x324_8b_420", "b01_320x240_10b_420"}) {
     const auto pair = fixture_pair(name);
     ASSERT_TRUE(pair);
-    RunResult scalar;
-    {
-      SimdLimit cap(SimdLevel::scalar);
-      scalar = run_fixture(*pair, features);
-    }
-    const RunResult simd = run_fixture(*pair, features);
-    ASSERT_EQ(simd.scores.metric_count(), scalar.scores.metric_count());
-    for (std::size_t id = 0; id < scalar.scores.metric_count(); ++id)
-      for (std::uint64_t f = 0; f < scalar.frames; ++f)
-        ASSERT_TRUE(same_bits(*simd.scores.get(id, f), *scalar.scores.get(id, f)))
-            << name << " " << scalar.scores.metric_name(id) << " frame " << f;
+    expect_levels_agree([&] { return run_fixture(*pair, features); }, name);
   }
 }
 
