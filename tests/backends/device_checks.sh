@@ -38,7 +38,7 @@ nvidia-smi > "$logs/nvidia-smi.txt" 2>&1 || echo "nvidia-smi failed" >> "$summar
 status=0
 
 tests=$(cd "$bundle" && ls *cuda*_test 2>/dev/null)
-for t in $tests feature_motion_test feature_vif_test feature_adm_test feature_float_adm_test feature_speed_test feature_ciede_test model_test core_test cli_test; do
+for t in $tests feature_motion_test feature_vif_test feature_adm_test feature_float_adm_test feature_speed_test feature_ciede_test feature_cambi_test model_test core_test cli_test; do
   [ -x "$bundle/$t" ] || { echo "$t: not in the bundle" | tee -a "$summary"; continue; }
   "$bundle/$t" > "$logs/$t.log" 2>&1
   rc=$?
