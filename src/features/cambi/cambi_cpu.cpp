@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "exactvmaf/error.hpp"
+#include "features/cambi/cambi_cuda.hpp"
 #include "features/cambi/cambi_host.hpp"
 #include "features/cambi/cambi_math.hpp"
 #include "features/cambi/cambi_simd.hpp"
@@ -508,6 +509,9 @@ class CambiExtractor final : public FeatureExtractor {
     return output_names(c_, options_);
   }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<CambiWorker>(c_); }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return cambi::make_cuda_worker(c_); }
+#endif
 
  private:
   OptionValues options_;
@@ -561,6 +565,7 @@ FeatureInfo cambi_feature_info() {
   };
   f.provided = {"cambi"};
   f.luma_only = true;
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues& o) { return std::make_unique<cambi::CambiExtractor>(o); };
   return f;
 }

@@ -190,29 +190,47 @@ EXACTVMAF_HD_INLINE void convert_row(const Sample* src_row, const u32* col_map, 
 }
 
 // anti_dithering_filter of row i (not the last) given the next, original,
-// row: the 2x2 average, the last column averaged with the sample below.
+// row: the 2x2 average, the last column averaged with the sample below; the
+// last row (next == null): averaged with the right neighbour, its last
+// sample kept. Sample j from the original samples (every backend).
+EXACTVMAF_HD_INLINE u16 anti_dither_sample(const u16* row, const u16* next, unsigned w, unsigned j) {
+  if (!next) return j + 1 < w ? static_cast<u16>((row[j] + row[j + 1]) >> 1) : row[j];
+  if (j + 1 < w) return static_cast<u16>((row[j] + row[j + 1] + next[j] + next[j + 1]) >> 2);
+  return static_cast<u16>((row[j] + next[j]) >> 1);
+}
+
 // Upstream works in place from the top left, which reads only samples not
 // yet replaced: row by row in place, as here, is the same.
 EXACTVMAF_HD_INLINE void anti_dither_row(u16* row, const u16* next, unsigned w) {
-  for (unsigned j = 0; j + 1 < w; ++j) row[j] = static_cast<u16>((row[j] + row[j + 1] + next[j] + next[j + 1]) >> 2);
-  row[w - 1] = static_cast<u16>((row[w - 1] + next[w - 1]) >> 1);
+  for (unsigned j = 0; j < w; ++j) row[j] = anti_dither_sample(row, next, w, j);
 }
 
-// The last row: averaged with the right neighbour; its last sample is kept.
 EXACTVMAF_HD_INLINE void anti_dither_last_row(u16* row, unsigned w) {
-  for (unsigned j = 0; j + 1 < w; ++j) row[j] = static_cast<u16>((row[j] + row[j + 1]) >> 1);
+  for (unsigned j = 0; j + 1 < w; ++j) row[j] = anti_dither_sample(row, nullptr, w, j);
 }
 
 // ---- 2. spatial mask -----------------------------------------------------------
 
-// Zero-derivative flags of row `row`: 1 where the sample equals its right
-// and lower neighbours (the last column and row count as equal).
+// Zero-derivative flag of sample j of row r (`below` is the next row, or r
+// itself for the last row, which compares as equal): 1 where the sample
+// equals its right and lower neighbours (the last column has no right one).
+EXACTVMAF_HD_INLINE u16 derivative_sample(const u16* r, const u16* below, unsigned w, unsigned j) {
+  if (j + 1 < w) return static_cast<u16>(r[j] == r[j + 1] && r[j] == below[j]);
+  return static_cast<u16>(r[j] == below[j]);
+}
+
+// The zero-derivative flags of row `row`.
 EXACTVMAF_HD_INLINE void derivative_row(const u16* img, std::ptrdiff_t stride, unsigned w, unsigned h, unsigned row,
                                         u16* out) {
   const u16* r = img + static_cast<std::ptrdiff_t>(row) * stride;
-  const u16* below = row + 1 < h ? r + stride : r;  // the last row compares with itself: equal
-  for (unsigned j = 0; j + 1 < w; ++j) out[j] = static_cast<u16>(r[j] == r[j + 1] && r[j] == below[j]);
-  out[w - 1] = static_cast<u16>(r[w - 1] == below[w - 1]);
+  const u16* below = row + 1 < h ? r + stride : r;
+  for (unsigned j = 0; j < w; ++j) out[j] = derivative_sample(r, below, w, j);
+}
+
+// A pixel is masked when more flags than mask_index lie in its 7x7 window
+// (clipped to the picture).
+EXACTVMAF_HD_INLINE u16 mask_from_window_flags(u32 flags_in_window, u32 index) {
+  return static_cast<u16>(flags_in_window > index);
 }
 
 // The mask row from the column counts (flags of the 7 rows around it, per
@@ -225,7 +243,7 @@ EXACTVMAF_HD_INLINE void mask_row_from_column_counts(const u16* column_counts, u
   for (int j = 0; j < static_cast<int>(w); ++j) {
     if (j + pad < static_cast<int>(w)) sum += column_counts[j + pad];
     if (j - pad - 1 >= 0) sum -= column_counts[j - pad - 1];
-    out[j] = static_cast<u16>(sum > index);
+    out[j] = mask_from_window_flags(sum, index);
   }
 }
 
@@ -246,10 +264,13 @@ EXACTVMAF_HD_INLINE u16 mode3(u16 a, u16 b, u16 c) {
 
 // filter_mode, horizontal half: mode3 of each sample and its neighbours,
 // the first and last samples copied.
+EXACTVMAF_HD_INLINE u16 mode_horizontal_sample(const u16* in, unsigned w, unsigned j) {
+  if (j == 0 || j + 1 >= w) return in[j];
+  return mode3(in[j - 1], in[j], in[j + 1]);
+}
+
 EXACTVMAF_HD_INLINE void mode_horizontal_row(const u16* in, unsigned w, u16* out) {
-  out[0] = in[0];
-  for (unsigned j = 1; j + 1 < w; ++j) out[j] = mode3(in[j - 1], in[j], in[j + 1]);
-  out[w - 1] = in[w - 1];
+  for (unsigned j = 0; j < w; ++j) out[j] = mode_horizontal_sample(in, w, j);
 }
 
 // filter_mode, vertical half: row i (0 < i < h - 1) becomes mode3 of the
