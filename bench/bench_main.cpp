@@ -11,7 +11,7 @@
 // iteration (the page cache, once warm), as the CLI does; "memory" serves 8
 // preloaded frames in a cycle. The "fps" counter is frames per wall-clock
 // second of the whole run() (reading, features, collection, and for
-// vmaf_v0.6.1 the prediction). CUDA builds on a machine with a GPU add cuda
+// the vmaf models the prediction). CUDA builds on a machine with a GPU add cuda
 // rows and h2d/... rows: the pinned host-to-device copy limit, in frame
 // pairs per second, for the luma and the whole-frame pair of each size.
 #include <benchmark/benchmark.h>
@@ -190,9 +190,10 @@ class MemoryReader final : public ev::VideoReader {
 
 enum class Source { file, memory };
 
-// "vmaf_v0.6.1" (any name starting with "vmaf") is a model found by the
-// model search (EXACTVMAF_MODEL_DIR or the build's default); anything else a
-// --feature argument.
+// "vmaf_v0.6.1" (any name starting with "vmaf": also vmaf_v1.0.16_3d0h and
+// vmaf_v1.0.16_3d0h_2160) is a model found by the model search
+// (EXACTVMAF_MODEL_DIR, the build's default, the built-in models); anything
+// else a --feature argument.
 void run_feature(benchmark::State& state, const Size& s, const std::string& feature, ev::Backend backend,
                  unsigned threads, Source source, bool natural) {
   const auto [ref_path, dist_path] = natural ? ensure_natural_pair(s) : ensure_pair(s);
@@ -271,20 +272,32 @@ void register_all() {
   std::vector<unsigned> cuda_threads = {1, 4, 8};
   if (hw > 8) cuda_threads.push_back(hw);
   // Rows on the generated noise-like pairs, and on natural content
-  // (FEATURE@natural/...) for the features whose work depends on content.
+  // (FEATURE@natural/...) for the features whose work depends on content;
+  // `sizes` limits a set to some of kSizes (empty: all of them).
   struct RowSet {
     bool natural;
     std::vector<const char*> features;
+    std::vector<std::string> sizes;
   };
+  // cambi with its defaults and as the VMAF v1.0.16 models run it.
+  const char* const cambi_v1016 = "cambi=cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17";
   const RowSet row_sets[] = {
       {false,
        {"null", "psnr", "float_psnr", "motion", "adm", "float_adm", "vif", "vmaf_v0.6.1", "speed_chroma",
-        "speed_temporal", "ciede", "ciede=lab_table=false"}},
-      {true, {"vmaf_v0.6.1", "float_adm", "speed_chroma", "speed_temporal", "ciede", "ciede=lab_table=false"}},
+        "speed_temporal", "ciede", "ciede=lab_table=false"},
+       {}},
+      {true, {"vmaf_v0.6.1", "float_adm", "speed_chroma", "speed_temporal", "ciede", "ciede=lab_table=false"}, {}},
+      {false, {"cambi", cambi_v1016}, {"1920x1080", "3840x2160"}},
+      {true, {"cambi", cambi_v1016}, {"1920x1080", "3840x2160"}},
+      {false, {"vmaf_v1.0.16_3d0h"}, {"1920x1080"}},
+      {true, {"vmaf_v1.0.16_3d0h"}, {"1920x1080"}},
+      {false, {"vmaf_v1.0.16_3d0h_2160"}, {"3840x2160"}},
+      {true, {"vmaf_v1.0.16_3d0h_2160"}, {"3840x2160"}},
   };
   for (const RowSet& set : row_sets)
     for (const char* feature : set.features)
-      for (const auto& s : kSizes)
+      for (const auto& s : kSizes) {
+        if (!set.sizes.empty() && std::find(set.sizes.begin(), set.sizes.end(), s.name) == set.sizes.end()) continue;
         for (Source src : {Source::file, Source::memory}) {
           const char* src_name = src == Source::file ? "file" : "memory";
           const bool natural = set.natural;
@@ -301,6 +314,7 @@ void register_all() {
           if (have_cuda)
             for (unsigned t : cuda_threads) reg(ev::Backend::cuda, "cuda", t);
         }
+      }
 #if EXACTVMAF_BENCH_CUDA
   if (have_cuda) register_h2d_benchmarks();
 #endif

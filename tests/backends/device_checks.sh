@@ -90,6 +90,13 @@ while read -r name ref dist raw; do
   "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v0.6.1 --model_dir "$bundle/models" \
     --threads 3 >> "$logs/parity.log" 2>&1
   count_parity $?
+  # VMAF v1.0.16: cambi, speed_chroma, adm and motion together (pairs below
+  # cambi's 216-sample minimum are refused: exit 2, counted apart)
+  echo "== $name -m version=vmaf_v1.0.16_3d0h" >> "$logs/parity.log"
+  # shellcheck disable=SC2086
+  "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v1.0.16_3d0h --model_dir "$bundle/models" \
+    --threads 4 >> "$logs/parity.log" 2>&1
+  count_parity $?
 done < "$logs/pairs.txt"
 echo "parity: $(grep -c 'PARITY: identical' "$logs/parity.log") identical, $parity_fail differ, $parity_error internal or CUDA errors (exit 3), $parity_skip refused (exit 2)" | tee -a "$summary"
 grep -B3 -E 'PARITY: (DIFFER|differ)|error' "$logs/parity.log" | head -30 | sed 's/^/  /' | tee -a "$summary"
@@ -134,7 +141,8 @@ source "$src_dir/tests/libvmaf/device_ffmpeg_checks.sh"
 if [ "$mode" = bench ] && [ -x "$bundle/exactvmaf_bench" ]; then
   # fps per feature x backend x size x threads x source, the pinned H2D
   # ceiling (h2d/...), in one run so the ratios compare like with like.
-  filter="${BENCH_FILTER:-(h2d/|(null|motion|vif|adm|vmaf_v0.6.1)/(cpu/[^/]*/threads:16|cuda/[^/]*/threads:(4|8|16))/|vmaf_v0.6.1/cpu/[^/]*/threads:1/).*(1920x1080|3840x2160)}"
+  # cambi (defaults and the v1.0.16 options) and the v1.0.16 models: 1080p and 4K rows only.
+  filter="${BENCH_FILTER:-(h2d/|(null|motion|vif|adm|vmaf_v0.6.1|cambi[^/@]*|vmaf_v1\.0\.16_3d0h(_2160)?)/(cpu/[^/]*/threads:16|cuda/[^/]*/threads:(4|8|16))/|(vmaf_v0.6.1|vmaf_v1\.0\.16_3d0h(_2160)?)/cpu/[^/]*/threads:1/).*(1920x1080|3840x2160)}"
   "$bundle/exactvmaf_bench" --benchmark_filter="$filter" --benchmark_out="$logs/bench.json" \
     --benchmark_out_format=json > "$logs/bench.txt" 2>&1
   echo "bench: exit $?; $(grep -c fps= "$logs/bench.txt") rows (bench.txt, bench.json)" | tee -a "$summary"

@@ -74,6 +74,20 @@ inline const std::map<std::string, GoldenRun>& speed_golden_runs() { return gold
 // files' sizes and checksums).
 inline const std::map<std::string, GoldenRun>& cambi_golden_runs() { return golden_runs_of("cambi"); }
 
+// The runs of group vmaf for the VMAF v1.0.16 models and their HFR variants
+// (names vmaf_v1.0.16*; their features: cambi, speed_chroma, adm, motion).
+// The -m values keep MODELS (the repository's models/ folder).
+inline const std::map<std::string, GoldenRunArgs>& vmaf_v1_golden_runs() {
+  static const std::map<std::string, GoldenRunArgs> runs = [] {
+    std::map<std::string, GoldenRunArgs> out;
+    for (const auto& [name, g] : all_golden_runs())
+      if (g.group == "vmaf" && name.rfind("vmaf_v1.0.16", 0) == 0) out.emplace(name, g);
+    if (out.empty()) throw std::runtime_error("tests/golden/runs.json has no vmaf_v1.0.16 run");
+    return out;
+  }();
+  return runs;
+}
+
 // The fixture pairs with a ciede golden (run "ciede", no options).
 inline std::vector<std::string> ciede_golden_pairs() {
   std::vector<std::string> out;
