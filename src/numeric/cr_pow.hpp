@@ -139,6 +139,69 @@ EXACTVMAF_HD_INLINE bool cr_pow_fast(double x, double y, double* out) {
   return true;
 }
 
+namespace detail {
+
+// floor(sqrt(m)) of an integer m < 2^62 (digit by digit, no libm).
+EXACTVMAF_HD_INLINE std::uint64_t isqrt_u64(std::uint64_t m) {
+  std::uint64_t r = 0, bit = 1ULL << 62;
+  while (bit > m) bit >>= 2;
+  while (bit != 0) {
+    if (m >= r + bit) {
+      m -= r + bit;
+      r = (r >> 1) + bit;
+    } else {
+      r >>= 1;
+    }
+    bit >>= 2;
+  }
+  return r;
+}
+
+// The exact cases of powf (ax = |x| > 0 a float, y > 0): x^y is a float or a
+// float midpoint only if it is a dyadic rational, i.e. y = n / 2^k and ax =
+// s^(2^k) for a dyadic s; then x^y = s^n. A midpoint is what the rounding
+// test cannot decide (ADM's p_norm 2.5 meets them on real frames), so these
+// are rounded exactly here, like CORE-MATH's powf. Handles k <= 3, n <= 64
+// and s^n's odd part below 2^63; false otherwise (then x^y is not a
+// midpoint, or the caller's slow path decides).
+EXACTVMAF_HD_INLINE bool powf_exact_case(double ax, double y, float* out) {
+  int k = 0;
+  double yk = y;
+  while (k <= 3 && !(yk >= 1.0 && yk <= 64.0 && static_cast<double>(static_cast<int>(yk)) == yk)) {
+    if (yk > 64.0) return false;
+    yk *= 2.0;
+    ++k;
+  }
+  if (k > 3) return false;
+  const int n = static_cast<int>(yk);
+  const std::uint64_t b = dd::bits_of(ax);  // a normal double (ax is a float)
+  std::uint64_t m = (b & 0x000fffffffffffffULL) | 0x0010000000000000ULL;
+  int e = static_cast<int>((b >> 52) & 0x7ffU) - 1075;
+  while ((m & 1U) == 0) {
+    m >>= 1;
+    ++e;
+  }
+  for (int i = 0; i < k; ++i) {  // ax = m 2^e with m odd: a square iff m is and e is even
+    const std::uint64_t r = isqrt_u64(m);
+    if (r * r != m || (e & 1) != 0) return false;
+    m = r;
+    e /= 2;
+  }
+  std::uint64_t p = 1;
+  for (int i = 0; i < n; ++i) {
+    if (p > (~0ULL >> 1) / m) return false;
+    p *= m;
+  }
+  const int pe = n * e;  // x^y = p 2^pe; |pe| stays far inside double's range here
+  if (pe < -1000 || pe > 1000) return false;
+  const double scale = dd::double_from_bits(static_cast<std::uint64_t>(pe + 1023) << 52);
+  const dd::DD v = dd::two_sum(static_cast<double>(p & 0xffffffff00000000ULL), static_cast<double>(p & 0xffffffffULL));
+  *out = round_exact_to_float(v.hi * scale, v.lo * scale);
+  return true;
+}
+
+}  // namespace detail
+
 // powf: the same evaluation on the exact doubles of x and y, rounded once to
 // float; undecided when the error interval holds a float midpoint (so double
 // rounding cannot happen).
@@ -192,7 +255,9 @@ EXACTVMAF_HD_INLINE bool cr_powf_fast(float x, float y, float* out) {
     const dd::DD m = detail::exp_dd(t.hi, t.lo, &q);
     const double abs_t = t.hi < 0.0 ? -t.hi : t.hi;
     const double err_rel = 2.0 * (detail::kLogRelErr * abs_t * 1.03 + detail::kExpRelErr);
-    if (!detail::round_scaled_to_float(m.hi, m.lo, err_rel, q, &r)) return false;
+    if (!detail::round_scaled_to_float(m.hi, m.lo, err_rel, q, &r) &&
+        !(yd > 0.0 && detail::powf_exact_case(ax, yd, &r)))
+      return false;
   }
   *out = negative ? -r : r;
   return true;

@@ -87,14 +87,48 @@ TEST(CrPow, ExactMidpointsGoToTheSlowPath) {
   EXPECT_EQ(cr_pow(262143.0, 3.0), 18014192351838208.0);  // ties to even
   // Float: 321^3 and 11^7 have 25 bits, the last one set. x^3 and x^4 are
   // computed exactly, so their midpoints are decided (to even) by the fast
-  // path; x^7 goes to MPFR.
+  // path; so is x^7 (the exact cases of powf_exact_case).
   float f;
   EXPECT_TRUE(cr_powf_fast(321.0f, 3.0f, &f));
   EXPECT_TRUE(same_bits(f, testing::oracle_f(MpfrFn::kPow, 321.0f, 3.0f)));
   EXPECT_EQ(f, 33076160.0f);
-  EXPECT_FALSE(cr_powf_fast(11.0f, 7.0f, &f));
-  EXPECT_TRUE(same_bits(cr_powf(11.0f, 7.0f), testing::oracle_f(MpfrFn::kPow, 11.0f, 7.0f)));
-  EXPECT_EQ(cr_powf(11.0f, 7.0f), 19487172.0f);  // 19487171 ties to even
+  EXPECT_TRUE(cr_powf_fast(11.0f, 7.0f, &f));
+  EXPECT_TRUE(same_bits(f, testing::oracle_f(MpfrFn::kPow, 11.0f, 7.0f)));
+  EXPECT_EQ(f, 19487172.0f);  // 19487171 ties to even
+  // A midpoint whose exact value has more than 63 bits is not one: 3^41
+  // (65 bits) is decided by the rounding test.
+  EXPECT_TRUE(cr_powf_fast(3.0f, 41.0f, &f));
+  EXPECT_TRUE(same_bits(f, testing::oracle_f(MpfrFn::kPow, 3.0f, 41.0f)));
+}
+
+// Non-integer y = n / 2^k meets float midpoints when x is a 2^k-th power:
+// x = s^2 with s of <= 12 bits, y = 2.5 (ADM's adm_p_norm=2.5 on real
+// frames: 0x1.a48p-1 = (0x1.cfp-1)^2 gives a 25-bit s^5). Every one is
+// decided by the fast path and equals MPFR; the four undecided floats of
+// [0.25, 8) for y = 2.5 before the exact cases were all of this kind.
+TEST(CrPowf, DyadicPowersOfPerfectSquaresAreExact) {
+  Tally t;
+  int midpoints = 0;
+  for (const float y : {2.5f, 1.5f, 3.5f, 4.5f, 0.75f, 1.25f, 2.25f, 1.125f, 5.0f, 7.0f})
+    for (std::uint32_t s = 1; s < 4096; s += 2)
+      for (const int e : {-40, -12, -6, 0, 3}) {
+        const double sd = static_cast<double>(s) * dd::double_from_bits(static_cast<std::uint64_t>(e + 1023) << 52);
+        double x = sd;
+        for (double yy = y; yy != static_cast<double>(static_cast<int>(yy)); yy *= 2.0) x *= x;
+        const float xf = static_cast<float>(x);
+        if (static_cast<double>(xf) != x) continue;  // not a float
+        float r;
+        const bool decided = cr_powf_fast(xf, y, &r);
+        midpoints += !decided;
+        check_f(t, MpfrFn::kPow, powf_fast, powf_host, xf, y);
+      }
+  EXPECT_EQ(midpoints, 0);
+  EXPECT_EQ(t.wrong_fast, 0) << t.first_failure;
+  for (const std::uint32_t b : {0x3f524000u, 0x3f704000u, 0x40524000u, 0x40704000u}) {
+    float r;
+    EXPECT_TRUE(cr_powf_fast(dd::float_from_bits(b), 2.5f, &r)) << b;
+    EXPECT_TRUE(same_bits(r, testing::oracle_f(MpfrFn::kPow, dd::float_from_bits(b), 2.5f))) << b;
+  }
 }
 
 TEST(CrPowf, CubesAndFourthPowersOfShortFloatsAreExact) {
