@@ -59,6 +59,7 @@ constexpr int kMaxPad = 32;            // windows of at most 65 (make_config)
 constexpr unsigned kRowSpan = kStrip + 2 * kMaxPad;
 constexpr unsigned kMaxBand = 1056;    // tvi_for_diff <= 1023 + max_num_diffs
 constexpr unsigned kBandWords = (kMaxBand + 31) / 32;
+constexpr u16 kNoSlot = 0xffff;
 constexpr unsigned kKeys = 65536;      // one 16-bit radix digit
 constexpr unsigned kGroups = 256;      // its top 8 bits
 constexpr unsigned kKeysPerGroup = kKeys / kGroups;
@@ -104,17 +105,26 @@ __global__ void __launch_bounds__(kThreads) flags_kernel(const u16* img, PlaneAr
       static_cast<u8>(derivative_sample(r, i + 1 < a.h ? r + a.stride : r, a.w, j));
 }
 
-__global__ void __launch_bounds__(kThreads) mask_kernel(const u8* flags, PlaneArgs a, u32 index, u8* mask) {
+// The 7x7 window count, clipped to the picture, in two passes: the flags of
+// the 7 rows around each sample (column_counts), then 7 of those.
+constexpr int kMaskPad = mask_filter_size / 2;
+
+__global__ void __launch_bounds__(kThreads) column_count_kernel(const u8* flags, PlaneArgs a, u8* counts) {
   unsigned i, j;
   if (!sample_index(a, &i, &j)) return;
-  constexpr int pad = mask_filter_size / 2;
+  unsigned n = 0;
+  for (int r = max(0, static_cast<int>(i) - kMaskPad); r <= min(static_cast<int>(a.h) - 1, static_cast<int>(i) + kMaskPad); ++r)
+    n += flags[static_cast<std::size_t>(r) * a.stride + j];
+  counts[static_cast<std::size_t>(i) * a.stride + j] = static_cast<u8>(n);
+}
+
+__global__ void __launch_bounds__(kThreads) mask_kernel(const u8* counts, PlaneArgs a, u32 index, u8* mask) {
+  unsigned i, j;
+  if (!sample_index(a, &i, &j)) return;
+  const u8* row = counts + static_cast<std::size_t>(i) * a.stride;
   u32 n = 0;
-  for (int r = static_cast<int>(i) - pad; r <= static_cast<int>(i) + pad; ++r) {
-    if (r < 0 || r >= static_cast<int>(a.h)) continue;
-    const u8* row = flags + static_cast<std::size_t>(r) * a.stride;
-    for (int q = static_cast<int>(j) - pad; q <= static_cast<int>(j) + pad; ++q)
-      if (q >= 0 && q < static_cast<int>(a.w)) n += row[q];
-  }
+  for (int q = max(0, static_cast<int>(j) - kMaskPad); q <= min(static_cast<int>(a.w) - 1, static_cast<int>(j) + kMaskPad); ++q)
+    n += row[q];
   mask[static_cast<std::size_t>(i) * a.stride + j] = static_cast<u8>(mask_from_window_flags(n, index));
 }
 
@@ -151,13 +161,14 @@ struct CValueArgs {
   float* c;  // w per row
 };
 
-__global__ void __launch_bounds__(kCValueThreads) c_value_kernel(CValueArgs a) {
+__global__ void __launch_bounds__(kCValueThreads, 4) c_value_kernel(CValueArgs a) {
   __shared__ u32 hist[kHistSlots * kStrip];
   __shared__ u32 present[kBandWords];          // band values in the region
   __shared__ u32 rank_before[kBandWords + 1];  // present values below each word
   __shared__ u16 row_img[2][kRowSpan];         // 0: the row leaving, 1: the row entering
   __shared__ u8 row_mask[2][kRowSpan];
   __shared__ int pass[2];  // this pass's values [c0, c1) (c0 < 0: done)
+  __shared__ u16 slot_of[kMaxBand];  // this pass: the histogram row of a band value, kNoSlot if none
 
   const Params& p = a.p;
   const int w = static_cast<int>(a.plane.w), h = static_cast<int>(a.plane.h), pad = a.pad;
@@ -209,14 +220,27 @@ __global__ void __launch_bounds__(kCValueThreads) c_value_kernel(CValueArgs a) {
     return static_cast<int>(word * 32 + __ffs(bits) - 1);
   };
 
+  // Rows travel through registers: fetched early (the global loads' latency
+  // hides behind the c-values), stored to shared memory after. A block's
+  // span (<= 96 samples) fits one sample per thread.
+  const bool has_sample = tid < kStrip + 2 * static_cast<unsigned>(pad);
+  auto fetch = [&](int r, u16* v, u8* m) {
+    const int q = x0 - pad + static_cast<int>(tid);
+    const bool inside = has_sample && r >= 0 && r < h && q >= 0 && q < w;
+    const std::size_t o = inside ? static_cast<std::size_t>(r) * stride + static_cast<std::size_t>(q) : 0;
+    *v = inside ? a.img[o] : u16{0};
+    *m = inside ? a.mask[o] : u8{0};
+  };
+  auto store = [&](int side, u16 v, u8 m) {
+    if (!has_sample) return;
+    row_img[side][tid] = v;
+    row_mask[side][tid] = m;
+  };
   auto load_row = [&](int side, int r) {
-    for (unsigned t = tid; t < kStrip + 2 * static_cast<unsigned>(pad); t += kCValueThreads) {
-      const int q = x0 - pad + static_cast<int>(t);
-      const bool inside = r >= 0 && r < h && q >= 0 && q < w;
-      const std::size_t o = inside ? static_cast<std::size_t>(r) * stride + static_cast<std::size_t>(q) : 0;
-      row_img[side][t] = inside ? a.img[o] : u16{0};
-      row_mask[side][t] = inside ? a.mask[o] : u8{0};
-    }
+    u16 v;
+    u8 m;
+    fetch(r, &v, &m);
+    store(side, v, m);
   };
 
   int c0 = first_present_from(0);
@@ -250,10 +274,8 @@ __global__ void __launch_bounds__(kCValueThreads) c_value_kernel(CValueArgs a) {
     const int hist_lo = max(c0 - nd, 0), hist_hi = min(c1 + nd, band);
     const u32 base_rank = rank(hist_lo);
     const unsigned used = rank(hist_hi) - base_rank;
-    auto slot = [&](int k) -> int {  // -1: not counted in this pass
-      if (k < hist_lo || k >= hist_hi || !is_present(k)) return -1;
-      return static_cast<int>(rank(k) - base_rank);
-    };
+    for (int k = static_cast<int>(tid); k < band; k += kCValueThreads)
+      slot_of[k] = (k >= hist_lo && k < hist_hi && is_present(k)) ? static_cast<u16>(rank(k) - base_rank) : kNoSlot;
     for (unsigned i = tid; i < used * kStrip; i += kCValueThreads) hist[i] = 0;
 
     // Adds the samples of row_*[1] to, and removes those of row_*[0] from,
@@ -266,8 +288,8 @@ __global__ void __launch_bounds__(kCValueThreads) c_value_kernel(CValueArgs a) {
           if (!row_mask[side][q]) continue;
           const u16 v = row_img[side][q];
           if (!in_band(v, p)) continue;
-          const int s = slot(static_cast<int>(v - p.v_band_base));
-          if (s < 0) continue;
+          const unsigned s = slot_of[v - p.v_band_base];
+          if (s == kNoSlot) continue;
           if (side == 0) atomicSub(&hist[s * kStrip + lane], 1u);
           else atomicAdd(&hist[s * kStrip + lane], 1u);
         }
@@ -282,6 +304,12 @@ __global__ void __launch_bounds__(kCValueThreads) c_value_kernel(CValueArgs a) {
       apply(false);
     }
     for (int y = y0; y < y1; ++y) {
+      u16 out_v, in_v;
+      u8 out_m, in_m;
+      if (y + 1 < y1) {
+        fetch(y - pad, &out_v, &out_m);
+        fetch(y + 1 + pad, &in_v, &in_m);
+      }
       __syncthreads();  // the counts are the window of row y
       if (warp == 0 && x < w) {
         const std::size_t o = static_cast<std::size_t>(y) * stride + static_cast<std::size_t>(x);
@@ -290,9 +318,9 @@ __global__ void __launch_bounds__(kCValueThreads) c_value_kernel(CValueArgs a) {
         if (a.mask[o] && in_band(v, p)) {
           const int k = v - p.v_band_base;
           if (k >= c0 && k < c1) {
-            auto count = [&](int kk) -> int {
-              const int s = slot(kk);
-              return s < 0 ? 0 : static_cast<int>(hist[s * kStrip + lane]);
+            auto count = [&](int kk) -> int {  // kk < band (band_covers_reads)
+              const unsigned s = kk < band ? slot_of[kk] : kNoSlot;
+              return s == kNoSlot ? 0 : static_cast<int>(hist[s * kStrip + lane]);
             };
             *out = c_value(v, p, count, a.reciprocal);
           }
@@ -301,8 +329,8 @@ __global__ void __launch_bounds__(kCValueThreads) c_value_kernel(CValueArgs a) {
         }
       }
       if (y + 1 >= y1) break;
-      load_row(0, y - pad);
-      load_row(1, y + 1 + pad);
+      store(0, out_v, out_m);
+      store(1, in_v, in_m);
       __syncthreads();
       apply(true);
     }
@@ -567,7 +595,8 @@ class CambiCudaWorker final : public cuda::FeatureWorker {
                                                                              c_.bpc, full, converted);
     if (dither) anti_dither_kernel<<<grid_for(full), kThreads, 0, stream>>>(img_[1].get(), full, img_[0].get());
     flags_kernel<<<grid_for(full), kThreads, 0, stream>>>(img_[0].get(), full, flags_.get());
-    mask_kernel<<<grid_for(full), kThreads, 0, stream>>>(flags_.get(), full, mask_index(ps.w, ps.h), mask_[0].get());
+    column_count_kernel<<<grid_for(full), kThreads, 0, stream>>>(flags_.get(), full, mask_[1].get());
+    mask_kernel<<<grid_for(full), kThreads, 0, stream>>>(mask_[1].get(), full, mask_index(ps.w, ps.h), mask_[0].get());
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     int img = 0, mask = 0;  // the buffers holding the current image and mask
     for (int s = 0; s < num_scales; ++s) {
