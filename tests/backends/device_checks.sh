@@ -31,6 +31,9 @@ built_src="${BUILT_SOURCE_DIR:-/work/main}"
 built_cli="${BUILT_CLI:-/work/build-cuda/tools/exactvmaf}"
 if [ ! -e "$built_src" ]; then mkdir -p "$(dirname "$built_src")" && ln -s "$src_dir" "$built_src"; fi
 if [ ! -e "$built_cli" ]; then mkdir -p "$(dirname "$built_cli")" && ln -s "$bundle/exactvmaf" "$built_cli"; fi
+# cli_test also runs the parity tool from beside the CLI.
+built_parity="$(dirname "$built_cli")/exactvmaf-parity"
+if [ ! -e "$built_parity" ]; then ln -s "$bundle/exactvmaf-parity" "$built_parity"; fi
 
 summary="$logs/summary.txt"
 : > "$summary"
