@@ -15,6 +15,22 @@ SimdLevel simd_level();
 void set_simd_limit(SimdLevel limit);
 const char* simd_level_name(SimdLevel level);
 
+// The fp64-free arithmetic on the CPU (docs/fp64-free.md): while on, the CPU
+// backend evaluates the fp64 islands of adm, vif and float_adm with the scalar
+// kernels as the fp64-free CUDA kernels do (fp32 pairs with an error bound,
+// undecided islands replayed in integer binary64), so that arithmetic can be
+// checked against R on any machine; the bits are the same. Process-wide,
+// like the SIMD cap; off by default.
+void set_fp64_emulation(bool on);
+bool fp64_emulation();
+
+// Islands evaluated on pairs, those of them replayed, and islands evaluated
+// exactly in integer binary64, by the CPU since the process started.
+struct Fp64EmulationCounts {
+  unsigned long long pair_islands = 0, replays = 0, exact_islands = 0;
+};
+Fp64EmulationCounts fp64_emulation_counts();
+
 }  // namespace exactvmaf
 
 #pragma GCC visibility pop

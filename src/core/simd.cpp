@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include "numeric/fp32pair_counts.hpp"
+
 namespace exactvmaf {
 namespace {
 
@@ -21,6 +23,8 @@ SimdLevel detect() {
 }
 
 std::atomic<int> limit{static_cast<int>(SimdLevel::avx512)};
+std::atomic<bool> emulation{false};
+std::atomic<unsigned long long> pair_islands{0}, replays{0}, exact_islands{0};
 
 }  // namespace
 
@@ -31,6 +35,25 @@ SimdLevel simd_level() {
 }
 
 void set_simd_limit(SimdLevel level) { limit.store(static_cast<int>(level), std::memory_order_relaxed); }
+
+void set_fp64_emulation(bool on) { emulation.store(on, std::memory_order_relaxed); }
+bool fp64_emulation() { return emulation.load(std::memory_order_relaxed); }
+
+Fp64EmulationCounts fp64_emulation_counts() {
+  Fp64EmulationCounts c;
+  c.pair_islands = pair_islands.load(std::memory_order_relaxed);
+  c.replays = replays.load(std::memory_order_relaxed);
+  c.exact_islands = exact_islands.load(std::memory_order_relaxed);
+  return c;
+}
+
+namespace rmath {
+void count_fp64_emulation(const Fp32PairArith& f) {
+  if (f.islands) pair_islands.fetch_add(f.islands, std::memory_order_relaxed);
+  if (f.replays) replays.fetch_add(f.replays, std::memory_order_relaxed);
+  if (f.exact) exact_islands.fetch_add(f.exact, std::memory_order_relaxed);
+}
+}  // namespace rmath
 
 const char* simd_level_name(SimdLevel level) {
   switch (level) {

@@ -51,6 +51,16 @@ struct NativeF64 {
   EXACTVMAF_HD_INLINE float to_f32(double x) const { return static_cast<float>(x); }
   EXACTVMAF_HD_INLINE bool lt(double a, double b) const { return a < b; }
   EXACTVMAF_HD_INLINE bool ge(double a, double b) const { return a >= b; }
+  // An island (a pure function of an f64 policy) evaluated on this policy;
+  // Fp32PairArith (numeric/fp32pair.hpp) evaluates it on pairs instead.
+  template <class Island>
+  EXACTVMAF_HD_INLINE auto island(Island&& fn) const {
+    return fn(*this);
+  }
+  template <class Island>
+  EXACTVMAF_HD_INLINE auto exact_island(Island&& fn) const {
+    return fn(*this);
+  }
 };
 
 }  // namespace exactvmaf::rmath

@@ -13,6 +13,7 @@
 #include "features/adm/adm_math.hpp"
 #include "features/adm/adm_simd.hpp"
 #include "features/registry.hpp"
+#include "numeric/fp32pair_counts.hpp"
 
 namespace exactvmaf {
 
@@ -78,6 +79,32 @@ std::vector<std::string> init(Config& c, const OptionValues& o, const VideoForma
   if (c.debug)
     for (const char* b : debug_names) names.push_back(feature_output_name(b, o));
   return names;
+}
+
+namespace {
+void decouple0_row_fp32pair(const Bands3<const i16>& ref, const Bands3<const i16>& dis, int i, int j0, int j1,
+                            double gain, const i32* div_lookup, const Bands3<i16>& r, const Bands3<i16>& a) {
+  rmath::Fp32PairArith f;
+  decouple0_row_with(f, ref, dis, i, j0, j1, gain, div_lookup, r, a);
+  rmath::count_fp64_emulation(f);
+}
+void decouple_s123_row_fp32pair(const Bands3<const i32>& ref, const Bands3<const i32>& dis, int i, int j0, int j1,
+                                double gain, const i32* div_lookup, const Bands3<i32>& r, const Bands3<i32>& a) {
+  rmath::Fp32PairArith f;
+  decouple_s123_row_with(f, ref, dis, i, j0, j1, gain, div_lookup, r, a);
+  rmath::count_fp64_emulation(f);
+}
+}  // namespace
+
+const Kernels& fp32pair_kernels() {
+  static const Kernels k = [] {
+    Kernels t = scalar_kernels();
+    t.name = "fp32pair";
+    t.decouple0 = &decouple0_row_fp32pair;
+    t.decouple_s123 = &decouple_s123_row_fp32pair;
+    return t;
+  }();
+  return k;
 }
 
 }  // namespace adm

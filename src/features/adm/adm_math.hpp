@@ -257,7 +257,7 @@ EXACTVMAF_HD_INLINE i64 trunc_mul_gain(i64 rst, double gain, F&& f = F{}) {
 template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE i64 limit_gain(bool angle_flag, i64 k, i64 o, i64 rst, i64 t, double gain, F&& f = F{}) {
   if (!angle_flag || k <= 0 || o == 0) return rst;
-  const i64 g = trunc_mul_gain(rst, gain, f);
+  const i64 g = f.exact_island([&](auto& p) { return trunc_mul_gain(rst, gain, p); });
   if (o > 0) return g < t ? g : t;
   return g > t ? g : t;
 }
@@ -283,7 +283,7 @@ EXACTVMAF_HD_INLINE void decouple0_sample(i16 oh, i16 ov, i16 od, i16 th, i16 tv
   const i64 ot_dp = i64{oh} * th + i64{ov} * tv;
   const i64 o_mag_sq = i64{oh} * oh + i64{ov} * ov;
   const i64 t_mag_sq = i64{th} * th + i64{tv} * tv;
-  const bool angle_flag = angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq, f);
+  const bool angle_flag = f.island([&](auto& g) { return angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq, g); });
   const i16 o[3] = {oh, ov, od}, t[3] = {th, tv, td};
   i16* r[3] = {rh, rv, rd};
   i16* a[3] = {ah, av, ad};
@@ -323,7 +323,7 @@ EXACTVMAF_HD_INLINE void decouple_s123_sample(i32 oh, i32 ov, i32 od, i32 th, i3
   const i64 ot_dp = static_cast<i64>(static_cast<u64>(i64{oh} * th) + static_cast<u64>(i64{ov} * tv));
   const i64 o_mag_sq = static_cast<i64>(static_cast<u64>(i64{oh} * oh) + static_cast<u64>(i64{ov} * ov));
   const i64 t_mag_sq = static_cast<i64>(static_cast<u64>(i64{th} * th) + static_cast<u64>(i64{tv} * tv));
-  const bool angle_flag = angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq, f);
+  const bool angle_flag = f.island([&](auto& g) { return angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq, g); });
   const i32 o[3] = {oh, ov, od}, t[3] = {th, tv, td};
   i32* r[3] = {rh, rv, rd};
   i32* a[3] = {ah, av, ad};
@@ -349,29 +349,45 @@ struct Bands3 {
   }
 };
 
-// Decouple of columns [j0, j1) of row i.
-EXACTVMAF_HD inline void decouple0_row(const Bands3<const i16>& ref, const Bands3<const i16>& dis, int i, int j0,
-                                       int j1, double gain, const i32* div_lookup, const Bands3<i16>& r,
-                                       const Bands3<i16>& a) {
+// Decouple of columns [j0, j1) of row i, the islands on policy f.
+template <class F>
+EXACTVMAF_HD inline void decouple0_row_with(F& f, const Bands3<const i16>& ref, const Bands3<const i16>& dis, int i,
+                                            int j0, int j1, double gain, const i32* div_lookup, const Bands3<i16>& r,
+                                            const Bands3<i16>& a) {
   const i16 *oh = ref.row(0, i), *ov = ref.row(1, i), *od = ref.row(2, i);
   const i16 *th = dis.row(0, i), *tv = dis.row(1, i), *td = dis.row(2, i);
   i16 *rh = r.row(0, i), *rv = r.row(1, i), *rd = r.row(2, i);
   i16 *ah = a.row(0, i), *av = a.row(1, i), *ad = a.row(2, i);
   for (int j = j0; j < j1; ++j)
     decouple0_sample(oh[j], ov[j], od[j], th[j], tv[j], td[j], gain, div_lookup, rh + j, rv + j, rd + j, ah + j,
-                     av + j, ad + j);
+                     av + j, ad + j, f);
 }
 
-EXACTVMAF_HD inline void decouple_s123_row(const Bands3<const i32>& ref, const Bands3<const i32>& dis, int i, int j0,
-                                           int j1, double gain, const i32* div_lookup, const Bands3<i32>& r,
-                                           const Bands3<i32>& a) {
+template <class F>
+EXACTVMAF_HD inline void decouple_s123_row_with(F& f, const Bands3<const i32>& ref, const Bands3<const i32>& dis,
+                                                int i, int j0, int j1, double gain, const i32* div_lookup,
+                                                const Bands3<i32>& r, const Bands3<i32>& a) {
   const i32 *oh = ref.row(0, i), *ov = ref.row(1, i), *od = ref.row(2, i);
   const i32 *th = dis.row(0, i), *tv = dis.row(1, i), *td = dis.row(2, i);
   i32 *rh = r.row(0, i), *rv = r.row(1, i), *rd = r.row(2, i);
   i32 *ah = a.row(0, i), *av = a.row(1, i), *ad = a.row(2, i);
   for (int j = j0; j < j1; ++j)
     decouple_s123_sample(oh[j], ov[j], od[j], th[j], tv[j], td[j], gain, div_lookup, rh + j, rv + j, rd + j, ah + j,
-                         av + j, ad + j);
+                         av + j, ad + j, f);
+}
+
+EXACTVMAF_HD inline void decouple0_row(const Bands3<const i16>& ref, const Bands3<const i16>& dis, int i, int j0,
+                                       int j1, double gain, const i32* div_lookup, const Bands3<i16>& r,
+                                       const Bands3<i16>& a) {
+  rmath::NativeF64 f;
+  decouple0_row_with(f, ref, dis, i, j0, j1, gain, div_lookup, r, a);
+}
+
+EXACTVMAF_HD inline void decouple_s123_row(const Bands3<const i32>& ref, const Bands3<const i32>& dis, int i, int j0,
+                                           int j1, double gain, const i32* div_lookup, const Bands3<i32>& r,
+                                           const Bands3<i32>& a) {
+  rmath::NativeF64 f;
+  decouple_s123_row_with(f, ref, dis, i, j0, j1, gain, div_lookup, r, a);
 }
 
 // ---- contrast sensitivity (per-sample weighting) ----------------------------

@@ -80,8 +80,13 @@ inline const Kernels& scalar_kernels() {
 const Kernels& avx2_kernels();    // adm_avx2.cpp
 const Kernels& avx512_kernels();  // adm_avx512.cpp
 
+// The scalar kernels with the fp64 islands on the fp64-free arithmetic
+// (exactvmaf/simd.hpp's set_fp64_emulation); adm_cpu.cpp.
+const Kernels& fp32pair_kernels();
+
 // The kernels for a SIMD level (what simd_level() allows by default).
 inline const Kernels& kernels_for(SimdLevel level) {
+  if (fp64_emulation()) return fp32pair_kernels();
   return simd::pick(level, scalar_kernels(), EXACTVMAF_SIMD_TABLE(avx2_kernels),
                     EXACTVMAF_SIMD_TABLE(avx512_kernels));
 }

@@ -11,6 +11,7 @@
 #include "features/float_adm/float_adm_cuda.hpp"
 #include "features/float_adm/float_adm_host.hpp"
 #include "features/registry.hpp"
+#include "numeric/fp32pair_counts.hpp"
 
 namespace exactvmaf {
 
@@ -180,6 +181,40 @@ std::vector<std::string> init(Config& c, const OptionValues& o, const VideoForma
     for (const char* b : debug_names) names.push_back(feature_output_name(b, o));
   }
   return names;
+}
+
+namespace {
+void decouple_row_fp32pair(const Bands3<const float>& ref, const Bands3<const float>& dis, int i, int j0, int j1,
+                           double gain, const Bands3<float>& r, const Bands3<float>& a) {
+  rmath::Fp32PairArith f;
+  decouple_row_with(f, ref, dis, i, j0, j1, gain, r, a);
+  rmath::count_fp64_emulation(f);
+}
+void csf_row_fp32pair(const float* src, float rfactor, int j0, int j1, float* dst, float* flt) {
+  rmath::Fp32PairArith f;
+  csf_row_with(f, src, rfactor, j0, j1, dst, flt);
+  rmath::count_fp64_emulation(f);
+}
+RowSums cm_row_fp32pair(const Bands3<const float>& src, const Bands3<const float>& angles,
+                        const Bands3<const float>& flt, const float rfactor[3], int w, int h, int i, int j0, int j1,
+                        bool bypass_cm, const PNorm& pn, bool* undecided) {
+  rmath::Fp32PairArith f;
+  const RowSums s = cm_row_with(f, src, angles, flt, rfactor, w, h, i, j0, j1, bypass_cm, pn, undecided);
+  rmath::count_fp64_emulation(f);
+  return s;
+}
+}  // namespace
+
+const Kernels& fp32pair_kernels() {
+  static const Kernels k = [] {
+    Kernels t = scalar_kernels();
+    t.name = "fp32pair";
+    t.decouple_row = &decouple_row_fp32pair;
+    t.csf_row = &csf_row_fp32pair;
+    t.cm_row = &cm_row_fp32pair;
+    return t;
+  }();
+  return k;
 }
 
 }  // namespace float_adm

@@ -205,9 +205,9 @@ EXACTVMAF_HD_INLINE Decoupled decouple_sample(float oh, float ov, float od, floa
   const float t_mag_sq = th * th + tv * tv;
   const bool angle_flag = (ot_dp >= 0.0f) && (ot_dp * ot_dp >= cos_1deg_sq() * o_mag_sq * t_mag_sq);
   if (angle_flag) {
-    rh = gain_clamp(rh, th, gain, f);
-    rv = gain_clamp(rv, tv, gain, f);
-    rd = gain_clamp(rd, td, gain, f);
+    rh = f.exact_island([&](auto& g) { return gain_clamp(rh, th, gain, g); });
+    rv = f.exact_island([&](auto& g) { return gain_clamp(rv, tv, gain, g); });
+    rd = f.exact_island([&](auto& g) { return gain_clamp(rd, td, gain, g); });
   }
   return {rh, rv, rd, th - rh, tv - rv, td - rd};
 }
@@ -223,12 +223,14 @@ struct Bands3 {
   EXACTVMAF_HD_INLINE T* row(int b, int i) const { return band(b) + i * stride; }
 };
 
-EXACTVMAF_HD inline void decouple_row(const Bands3<const float>& ref, const Bands3<const float>& dis, int i, int j0,
-                                      int j1, double gain, const Bands3<float>& r, const Bands3<float>& a) {
+template <class F>
+EXACTVMAF_HD inline void decouple_row_with(F& f, const Bands3<const float>& ref, const Bands3<const float>& dis,
+                                           int i, int j0, int j1, double gain, const Bands3<float>& r,
+                                           const Bands3<float>& a) {
   const std::ptrdiff_t o = i * ref.stride;
   for (int j = j0; j < j1; ++j) {
-    const Decoupled s =
-        decouple_sample(ref.h[o + j], ref.v[o + j], ref.d[o + j], dis.h[o + j], dis.v[o + j], dis.d[o + j], gain);
+    const Decoupled s = decouple_sample(ref.h[o + j], ref.v[o + j], ref.d[o + j], dis.h[o + j], dis.v[o + j],
+                                        dis.d[o + j], gain, f);
     r.h[o + j] = s.rh;
     r.v[o + j] = s.rv;
     r.d[o + j] = s.rd;
@@ -236,6 +238,11 @@ EXACTVMAF_HD inline void decouple_row(const Bands3<const float>& ref, const Band
     a.v[o + j] = s.av;
     a.d[o + j] = s.ad;
   }
+}
+EXACTVMAF_HD inline void decouple_row(const Bands3<const float>& ref, const Bands3<const float>& dis, int i, int j0,
+                                      int j1, double gain, const Bands3<float>& r, const Bands3<float>& a) {
+  rmath::NativeF64 f;
+  decouple_row_with(f, ref, dis, i, j0, j1, gain, r, a);
 }
 
 // ---- CSF ----------------------------------------------------------------------
@@ -245,10 +252,15 @@ template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE void csf_sample(float src, float rfactor, float* dst, float* flt, F&& f = F{}) {
   const float v = rfactor * src;
   *dst = v;
-  *flt = mul_one_by_30(abs_f(v), f);
+  *flt = f.island([&](auto& g) { return mul_one_by_30(abs_f(v), g); });
+}
+template <class F>
+EXACTVMAF_HD inline void csf_row_with(F& f, const float* src, float rfactor, int j0, int j1, float* dst, float* flt) {
+  for (int j = j0; j < j1; ++j) csf_sample(src[j], rfactor, dst + j, flt + j, f);
 }
 EXACTVMAF_HD inline void csf_row(const float* src, float rfactor, int j0, int j1, float* dst, float* flt) {
-  for (int j = j0; j < j1; ++j) csf_sample(src[j], rfactor, dst + j, flt + j);
+  rmath::NativeF64 f;
+  csf_row_with(f, src, rfactor, j0, j1, dst, flt);
 }
 
 // ---- p-norm terms -----------------------------------------------------------------
@@ -327,7 +339,8 @@ EXACTVMAF_HD_INLINE float cm_threshold(const Bands3<const float>& angles, const 
     sum += fp[j];
     sum += fp[jr];
     sum += fc[jl];
-    sum = add_mul_one_by_15(sum, abs_f(angles.row(b, i)[j]), f);
+    const float x = abs_f(angles.row(b, i)[j]);
+    sum = f.island([&](auto& g) { return add_mul_one_by_15(sum, x, g); });
     sum += fc[jr];
     sum += fn[jl];
     sum += fn[j];
@@ -339,10 +352,11 @@ EXACTVMAF_HD_INLINE float cm_threshold(const Bands3<const float>& angles, const 
 
 // The masked terms of sample (i, j) of adm_cm_s, per band:
 // max(|src * rfactor| - thr, 0)^p. With bypass_cm the threshold is 0.
+template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE RowSums cm_terms(const Bands3<const float>& src, const Bands3<const float>& angles,
                                      const Bands3<const float>& flt, const float rfactor[3], int w, int h, int i,
-                                     int j, bool bypass_cm, const PNorm& pn, bool* undecided) {
-  const float thr = bypass_cm ? 0.0f : cm_threshold(angles, flt, w, h, i, j);
+                                     int j, bool bypass_cm, const PNorm& pn, bool* undecided, F&& f = F{}) {
+  const float thr = bypass_cm ? 0.0f : cm_threshold(angles, flt, w, h, i, j, f);
   float xh = src.row(0, i)[j] * rfactor[0];
   float xv = src.row(1, i)[j] * rfactor[1];
   float xd = src.row(2, i)[j] * rfactor[2];
@@ -361,17 +375,24 @@ EXACTVMAF_HD_INLINE RowSums cm_terms(const Bands3<const float>& src, const Bands
 
 // Numerator row i of adm_cm_s over columns j0..j1-1: the terms summed in
 // float, in column order.
-EXACTVMAF_HD inline RowSums cm_row(const Bands3<const float>& src, const Bands3<const float>& angles,
-                                   const Bands3<const float>& flt, const float rfactor[3], int w, int h, int i,
-                                   int j0, int j1, bool bypass_cm, const PNorm& pn, bool* undecided) {
+template <class F>
+EXACTVMAF_HD inline RowSums cm_row_with(F& f, const Bands3<const float>& src, const Bands3<const float>& angles,
+                                        const Bands3<const float>& flt, const float rfactor[3], int w, int h, int i,
+                                        int j0, int j1, bool bypass_cm, const PNorm& pn, bool* undecided) {
   RowSums s;
   for (int j = j0; j < j1; ++j) {
-    const RowSums t = cm_terms(src, angles, flt, rfactor, w, h, i, j, bypass_cm, pn, undecided);
+    const RowSums t = cm_terms(src, angles, flt, rfactor, w, h, i, j, bypass_cm, pn, undecided, f);
     s.h += t.h;
     s.v += t.v;
     s.d += t.d;
   }
   return s;
+}
+EXACTVMAF_HD inline RowSums cm_row(const Bands3<const float>& src, const Bands3<const float>& angles,
+                                   const Bands3<const float>& flt, const float rfactor[3], int w, int h, int i,
+                                   int j0, int j1, bool bypass_cm, const PNorm& pn, bool* undecided) {
+  rmath::NativeF64 f;
+  return cm_row_with(f, src, angles, flt, rfactor, w, h, i, j0, j1, bypass_cm, pn, undecided);
 }
 
 // Rows in order, each row's float sum added to the band's float total.

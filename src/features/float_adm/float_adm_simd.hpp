@@ -35,8 +35,13 @@ inline const Kernels& scalar_kernels() {
 
 const Kernels& avx2_kernels();  // float_adm_avx2.cpp
 
+// The scalar kernels with the fp64 islands on the fp64-free arithmetic
+// (exactvmaf/simd.hpp's set_fp64_emulation); float_adm_cpu.cpp.
+const Kernels& fp32pair_kernels();
+
 // The kernels of `level` (AVX-512 machines use the AVX2 ones).
 inline const Kernels& kernels_for(SimdLevel level) {
+  if (fp64_emulation()) return fp32pair_kernels();
   return simd::pick(level, scalar_kernels(), EXACTVMAF_SIMD_TABLE(avx2_kernels), nullptr);
 }
 

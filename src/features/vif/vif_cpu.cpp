@@ -14,6 +14,7 @@
 #include "features/vif/vif_host.hpp"
 #include "features/vif/vif_math.hpp"
 #include "features/vif/vif_simd.hpp"
+#include "numeric/fp32pair_counts.hpp"
 #include "numeric/cr_log.hpp"
 
 namespace exactvmaf {
@@ -91,31 +92,38 @@ void write_frame_outputs(const ScaleScore* s, bool debug, bool skip_scale0, Fram
 
 namespace {
 
-template <int Scale, class Sample>
+// Arith: the fp64 policy of the islands (NativeF64, or Fp32PairArith for
+// the fp32pair table, whose counts are added once per call).
+template <int Scale, class Sample, class Arith>
 Residuals statistic_rows(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
                          unsigned w, unsigned h, unsigned bpc, double gain_limit, const std::uint16_t* log2_table,
                          const StatRow& t) {
   // 8-bit sums of squares fit uint32 (65536 * 255^2 < 2^32).
   using SqAcc = std::conditional_t<Scale == 0 && sizeof(Sample) == 1, std::uint32_t, std::uint64_t>;
   Residuals total;
+  Arith f;
   for (unsigned i = 0; i < h; ++i)
     total.add(statistic_row<Scale, Sample, SqAcc>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, gain_limit,
-                                                  log2_table, t));
+                                                  log2_table, t, f));
+  if constexpr (std::is_same_v<Arith, rmath::Fp32PairArith>) rmath::count_fp64_emulation(f);
   return total;
 }
 
+template <class Arith>
 Residuals statistic_u8(int scale, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
                        std::ptrdiff_t dis_stride, unsigned w, unsigned h, double gain_limit,
                        const std::uint16_t* log2_table, const StatRow& t) {
   (void)scale;  // 8-bit samples exist at scale 0 only
-  return statistic_rows<0>(ref, ref_stride, dis, dis_stride, w, h, 8, gain_limit, log2_table, t);
+  return statistic_rows<0, std::uint8_t, Arith>(ref, ref_stride, dis, dis_stride, w, h, 8, gain_limit, log2_table, t);
 }
 
+template <class Arith>
 Residuals statistic_u16(int scale, const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
                         std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, double gain_limit,
                         const std::uint16_t* log2_table, const StatRow& t) {
   return at_scale(scale, [&](auto s) {
-    return statistic_rows<s.value>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit, log2_table, t);
+    return statistic_rows<s.value, std::uint16_t, Arith>(ref, ref_stride, dis, dis_stride, w, h, bpc, gain_limit,
+                                                         log2_table, t);
   });
 }
 
@@ -152,10 +160,28 @@ Residuals accumulate_pixels(const std::int32_t* sigma1_sq, const std::int32_t* s
   return r;
 }
 
+Residuals accumulate_pixels_fp32pair(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
+                                     const std::int32_t* sigma12, std::size_t n, double gain_limit,
+                                     const std::uint16_t* log2_table) {
+  Residuals r;
+  rmath::Fp32PairArith f;
+  for (std::size_t p = 0; p < n; ++p)
+    accumulate_pixel(sigma1_sq[p], sigma2_sq[p], sigma12[p], gain_limit, log2_table, r, f);
+  rmath::count_fp64_emulation(f);
+  return r;
+}
+
 }  // namespace
 
 const Kernels& scalar_kernels() {
-  static const Kernels k = {"scalar", &statistic_u8, &statistic_u16, &decimate_u8, &decimate_u16, &accumulate_pixels};
+  static const Kernels k = {"scalar",     &statistic_u8<rmath::NativeF64>, &statistic_u16<rmath::NativeF64>,
+                            &decimate_u8, &decimate_u16,                   &accumulate_pixels};
+  return k;
+}
+
+const Kernels& fp32pair_kernels() {
+  static const Kernels k = {"fp32pair",   &statistic_u8<rmath::Fp32PairArith>, &statistic_u16<rmath::Fp32PairArith>,
+                            &decimate_u8, &decimate_u16,                       &accumulate_pixels_fp32pair};
   return k;
 }
 

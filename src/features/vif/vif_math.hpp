@@ -143,6 +143,23 @@ EXACTVMAF_HD_INLINE rmath::f64_of<F> min_gain(rmath::f64_of<F> g, double limit, 
   return f.lt(g, D(limit)) ? g : D(limit);
 }
 
+// The whole fp64 chain of one pixel as one island (a pure function of the
+// policy, so an fp32-pair evaluation that cannot decide is replayed whole):
+// sv_sq before its clamp at 0, and (int64_t)(g * g * sigma1_sq) with the
+// gain limited.
+struct GainTerms {
+  std::int32_t sv_sq;
+  std::int64_t gain_sq_variance;
+};
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE GainTerms gain_terms(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12,
+                                         double gain_limit, F&& f = F{}) {
+  const rmath::f64_of<F> g_raw = gain_f64(sigma12, sigma1_sq, f);
+  const std::int32_t sv_sq = residual_variance_i32(sigma2_sq, g_raw, sigma12, f);
+  const rmath::f64_of<F> g = min_gain(g_raw, gain_limit, f);
+  return {sv_sq, gain_sq_variance_i64(g, sigma1_sq, f)};
+}
+
 // The per-scale accumulators (upstream's VifResiduals); integers, so the
 // pixels may be visited in any order.
 struct Residuals {
@@ -167,12 +184,11 @@ EXACTVMAF_HD_INLINE void accumulate_pixel(std::int32_t sigma1_sq, std::int32_t s
     r.den_log += log2_q11_u32(log2_table, static_cast<std::uint32_t>(sigma_nsq) + static_cast<std::uint32_t>(sigma1_sq)) -
                  log2_sigma_nsq_q11;
     if (sigma12 > 0 && sigma2_sq > 0) {
-      const rmath::f64_of<F> g_raw = gain_f64(sigma12, sigma1_sq, f);
-      std::int32_t sv_sq = residual_variance_i32(sigma2_sq, g_raw, sigma12, f);
-      if (sv_sq < 0) sv_sq = 0;
-      const rmath::f64_of<F> g = min_gain(g_raw, gain_limit, f);
+      const GainTerms t =
+          f.exact_island([&](auto& g) { return gain_terms(sigma1_sq, sigma2_sq, sigma12, gain_limit, g); });
+      const std::int32_t sv_sq = t.sv_sq < 0 ? 0 : t.sv_sq;
       const std::uint32_t numer1 = static_cast<std::uint32_t>(sv_sq) + static_cast<std::uint32_t>(sigma_nsq);
-      const std::int64_t numer1_tmp = gain_sq_variance_i64(g, sigma1_sq, f) + numer1;
+      const std::int64_t numer1_tmp = t.gain_sq_variance + numer1;
       r.num_log += log2_q11_u64(log2_table, static_cast<std::uint64_t>(numer1_tmp)) -
                    log2_q11_u64(log2_table, numer1);
     }
@@ -337,24 +353,25 @@ EXACTVMAF_HD_INLINE void pad_row(std::uint32_t* row, unsigned w, int radius) {
 
 // Horizontal pass and per-pixel statistic of columns [j0, j1) of a padded
 // row of vertical sums.
-template <int Scale>
+template <int Scale, class F = rmath::NativeF64>
 EXACTVMAF_HD inline void statistic_horizontal(const StatRow& t, unsigned j0, unsigned j1, double gain_limit,
-                                              const std::uint16_t* log2_table, Residuals& r) {
+                                              const std::uint16_t* log2_table, Residuals& r, F&& f = F{}) {
   constexpr int radius = filter_width(Scale) / 2;
   for (unsigned j = j0; j < j1; ++j) {
     const unsigned base = row_pad + j - radius;
     const Sigmas s = horizontal_sigmas<Scale>([&](int k) {
       return VerticalSums{t.mu1[base + k], t.mu2[base + k], t.xx[base + k], t.yy[base + k], t.xy[base + k]};
     });
-    accumulate_pixel(s.sigma1_sq, s.sigma2_sq, s.sigma12, gain_limit, log2_table, r);
+    accumulate_pixel(s.sigma1_sq, s.sigma2_sq, s.sigma12, gain_limit, log2_table, r, f);
   }
 }
 
 // Residuals of row i of a w x h plane pair at `Scale`.
-template <int Scale, class Sample, class SqAcc>
+template <int Scale, class Sample, class SqAcc, class F = rmath::NativeF64>
 EXACTVMAF_HD inline Residuals statistic_row(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
                                             std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i, unsigned bpc,
-                                            double gain_limit, const std::uint16_t* log2_table, const StatRow& t) {
+                                            double gain_limit, const std::uint16_t* log2_table, const StatRow& t,
+                                            F&& f = F{}) {
   constexpr int radius = filter_width(Scale) / 2;
   statistic_vertical<Scale, Sample, SqAcc>(ref, ref_stride, dis, dis_stride, h, i, statistic_shifts(Scale, bpc), 0,
                                            w, t);
@@ -364,7 +381,7 @@ EXACTVMAF_HD inline Residuals statistic_row(const Sample* ref, std::ptrdiff_t re
   pad_row(t.yy, w, radius);
   pad_row(t.xy, w, radius);
   Residuals r;
-  statistic_horizontal<Scale>(t, 0, w, gain_limit, log2_table, r);
+  statistic_horizontal<Scale>(t, 0, w, gain_limit, log2_table, r, f);
   return r;
 }
 

@@ -57,7 +57,12 @@ const Kernels& scalar_kernels();  // vif_cpu.cpp
 const Kernels& avx2_kernels();    // vif_avx2.cpp
 const Kernels& avx512_kernels();  // vif_avx512.cpp (the decimation: AVX2's)
 
+// The scalar kernels with the fp64 islands on the fp64-free arithmetic
+// (exactvmaf/simd.hpp's set_fp64_emulation); vif_cpu.cpp.
+const Kernels& fp32pair_kernels();
+
 inline const Kernels& kernels_for(SimdLevel level) {
+  if (fp64_emulation()) return fp32pair_kernels();
   return simd::pick(level, scalar_kernels(), EXACTVMAF_SIMD_TABLE(avx2_kernels),
                     EXACTVMAF_SIMD_TABLE(avx512_kernels));
 }

@@ -1,0 +1,92 @@
+// The fp64-free arithmetic on the CPU (set_fp64_emulation): every golden run
+// of adm, vif and float_adm on every fixture equals R bit for bit with the
+// fp64 islands on fp32 pairs (undecided ones replayed in Sf64), the pair
+// path demonstrably ran, and its replay rate stays under its ceiling.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "exactvmaf/simd.hpp"
+#include "support/fixtures.hpp"
+#include "support/float_adm_golden.hpp"
+#include "support/golden.hpp"
+#include "support/golden_runs.hpp"
+
+namespace exactvmaf::test {
+namespace {
+
+// Turns the emulation on while it lives.
+struct Fp64Emulation {
+  Fp64Emulation() { set_fp64_emulation(true); }
+  ~Fp64Emulation() { set_fp64_emulation(false); }
+  Fp64Emulation(const Fp64Emulation&) = delete;
+  Fp64Emulation& operator=(const Fp64Emulation&) = delete;
+};
+
+struct EmulationCase {
+  std::string group;
+  GoldenCase golden;
+};
+
+std::vector<EmulationCase> emulation_cases() {
+  std::vector<EmulationCase> out;
+  for (const char* group : {"adm", "vif", "float_adm"})
+    for (const auto& c : golden_cases_for(golden_runs_of(group))) out.push_back({group, c});
+  return out;
+}
+
+class Fp64EmulationGolden : public ::testing::TestWithParam<EmulationCase> {};
+
+// Replayed pair islands per pair island, at most (measured on the fixtures:
+// docs/fp64-free.md).
+constexpr double kReplayCeiling = 1e-4;
+
+TEST_P(Fp64EmulationGolden, EqualsRBitForBit) {
+  const auto& c = GetParam();
+  const auto pair = fixture_pair(c.golden.pair);
+  ASSERT_TRUE(pair) << c.golden.pair;
+  const GoldenRun& run = golden_runs_of(c.group).at(c.golden.run);
+  auto r = read_json(golden_dir() / "r" / c.golden.pair / (c.golden.run + ".json"));
+  const Fp64EmulationCounts before = fp64_emulation_counts();
+  RunResult ours;
+  {
+    Fp64Emulation on;
+    ours = run_golden(*pair, run);
+  }
+  const Fp64EmulationCounts after = fp64_emulation_counts();
+  std::size_t aim_checked = 0;
+  if (c.group == "float_adm") r = without_uninitialised_aim(std::move(r), ours, &aim_checked);
+  const GoldenComparison vs_r = compare_with_golden(r, ours, run.subsample);
+  EXPECT_EQ(vs_r.differing, 0u) << vs_r.differing << " of " << vs_r.values
+                                << " values differ from R; first: " << vs_r.first_difference;
+  const unsigned long long islands = after.pair_islands - before.pair_islands;
+  const unsigned long long replays = after.replays - before.replays;
+  const unsigned long long exact = after.exact_islands - before.exact_islands;
+  std::printf("[ fp32pair ] %s/%s: %llu pair islands, %llu replayed, %llu exact\n", c.golden.pair.c_str(),
+              c.golden.run.c_str(), islands, replays, exact);
+  EXPECT_LE(static_cast<double>(replays), kReplayCeiling * static_cast<double>(islands));
+  // The fp32pair kernels ran (the flat pair reaches no island of vif): vif's
+  // islands are all exact (Sf64), adm's and float_adm's mostly on pairs.
+  if (c.golden.pair.rfind("flat_", 0) != 0) {
+    EXPECT_GT(exact, 0u);
+    if (c.group != "vif") EXPECT_GT(islands, 0u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, Fp64EmulationGolden, ::testing::ValuesIn(emulation_cases()),
+                         [](const auto& i) { return i.param.group + "_" + golden_case_name(i.param.golden); });
+
+TEST(Fp64EmulationSet, IsPresent) { EXPECT_GE(emulation_cases().size(), fixture_pairs().size() * 20u); }
+
+TEST(Fp64Emulation, OffByDefaultAndCountsNothingThen) {
+  EXPECT_FALSE(fp64_emulation());
+  const auto pair = fixture_pairs().front();
+  const Fp64EmulationCounts before = fp64_emulation_counts();
+  (void)run_fixture(pair, {"adm", "vif", "float_adm"}, RunOptions{});
+  const Fp64EmulationCounts after = fp64_emulation_counts();
+  EXPECT_EQ(after.pair_islands, before.pair_islands);
+  EXPECT_EQ(after.exact_islands, before.exact_islands);
+}
+
+}  // namespace
+}  // namespace exactvmaf::test
