@@ -3,7 +3,7 @@
 # Debian's libraries: copies the CLI, the parity tool, the benchmark, every test binary and the
 # shared libraries they need that are not part of glibc/libstdc++/CUDA.
 #
-#   scripts/device-bundle.sh BUILD_DIR [OUT_DIR] [--pack]     (default OUT_DIR: .devrun)
+#   [ONLY=REGEX] scripts/device-bundle.sh BUILD_DIR [OUT_DIR] [--pack]     (default OUT_DIR: .devrun)
 #
 # The binaries are stripped. With --pack, OUT_DIR holds only bundle.tar.xz
 # (the binaries are ~5 MB each, mostly device code, and the carried tree is
@@ -25,7 +25,11 @@ bins=()
 [ -x "$build/tools/exactvmaf-parity" ] && bins+=("$build/tools/exactvmaf-parity")
 [ -x "$build/bench/exactvmaf_bench" ] && bins+=("$build/bench/exactvmaf_bench")
 [ -x "$build/ffmpeg-client/build/ffmpeg" ] && bins+=("$build/ffmpeg-client/build/ffmpeg")  # scripts/ffmpeg-client.sh
-while IFS= read -r -d '' f; do bins+=("$f"); done < <(find "$build/tests" -maxdepth 2 -type f -executable -print0)
+# ONLY=REGEX: just the test binaries whose names match (a smaller bundle when
+# the carried tree would pass the 64 MiB limit).
+while IFS= read -r -d '' f; do
+  if [ -z "${ONLY:-}" ] || [[ "$(basename "$f")" =~ ${ONLY} ]]; then bins+=("$f"); fi
+done < <(find "$build/tests" -maxdepth 2 -type f -executable -print0)
 cp "${bins[@]}" "$out/"
 # Libraries from Debian packages (not libc, libstdc++, libgcc, CUDA).
 for b in "${bins[@]}"; do ldd "$b"; done | awk '/=> \// {print $3}' | sort -u |

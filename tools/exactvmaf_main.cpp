@@ -38,6 +38,7 @@ struct Settings {
   int gpu = 0;
   bool quiet = false, no_prediction = false, list_features = false, list_models = false;
   std::string simd = "auto";
+  std::string device_fp64 = "auto";
   bool no_simd = false;
 };
 
@@ -119,6 +120,12 @@ int run_cli(const Settings& s) {
   else throw ev::Error(fmt::format("--backend {}: expected cpu, cuda or auto", s.backend));
   if (s.gpu < 0) throw ev::Error(fmt::format("--gpu {}: expected a device index (0, 1, ...)", s.gpu));
   opts.gpu = s.gpu;
+  if (s.device_fp64 == "auto") opts.device_fp64 = ev::DeviceFp64::automatic;
+  else if (s.device_fp64 == "on") opts.device_fp64 = ev::DeviceFp64::on;
+  else if (s.device_fp64 == "off") opts.device_fp64 = ev::DeviceFp64::off;
+  else throw ev::Error(fmt::format("--device_fp64 {}: expected auto, on or off", s.device_fp64));
+  // On the CPU, off runs the fp64-free arithmetic there (scalar kernels).
+  if (opts.device_fp64 == ev::DeviceFp64::off && opts.backend == ev::Backend::cpu) ev::set_fp64_emulation(true);
 
   // Models: as libvmaf's CLI, vmaf_v0.6.1 when no -m and no --no_prediction;
   // with --no_prediction the models' features are still computed.
@@ -247,6 +254,10 @@ int main(int argc, char** argv) {
                  "cpu, cuda or auto (default cpu); auto: cuda when a device can run every requested feature, "
                  "else cpu with a warning");
   app.add_option("--gpu", s.gpu, "CUDA device index for --backend cuda/auto (default 0)");
+  app.add_option("--device_fp64", s.device_fp64,
+                 "fp64 islands on the GPU: on (the device's fp64), off (fp32 operations only, for GPUs with slow or "
+                 "no fp64; with --backend cpu the CPU runs that arithmetic), auto (off where fp64 is slower than 1/8 "
+                 "of fp32; default); same bits in every case");
   app.add_option("--simd", s.simd, "CPU kernels: auto (best this CPU has), avx512, avx2 or scalar; same bits in every case");
   app.add_flag("--no-simd", s.no_simd, "same as --simd scalar");
   app.add_flag("-q,--quiet", s.quiet, "no progress line and no summary on stderr");

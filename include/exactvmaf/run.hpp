@@ -21,6 +21,15 @@ namespace exactvmaf {
 enum class Backend { cpu, cuda, automatic };
 const char* backend_name(Backend b);  // "cpu", "cuda", "auto"
 
+// How the CUDA kernels evaluate R's fp64 islands (docs/fp64-free.md). on: the
+// device's fp64. off: fp32 operations only (fp32 pairs with an error bound,
+// undecided islands replayed in integer binary64), for devices whose fp64 is
+// slow or absent; a feature without such kernels is then an error. automatic:
+// off where the device's fp32:fp64 throughput ratio is above 8 (features
+// without fp64-free kernels then use their fp64 ones). Same bits every way.
+enum class DeviceFp64 { automatic, on, off };
+const char* device_fp64_name(DeviceFp64 d);  // "auto", "on", "off"
+
 struct Progress {
   std::uint64_t frames_done = 0;
   std::uint64_t frames_total = 0;  // 0 when unknown (pipes)
@@ -42,6 +51,7 @@ struct RunOptions {
   // cuda: time each frame's upload and kernels with device events (into
   // RunResult; costs a little throughput).
   bool cuda_timing = false;
+  DeviceFp64 device_fp64 = DeviceFp64::automatic;  // --device_fp64
   // Frame buffers read ahead per input beyond what the workers hold.
   unsigned read_ahead = 0;        // 0: chosen from threads
   std::function<void(const Progress&)> on_progress;  // called from the pipeline thread
@@ -63,6 +73,11 @@ struct RunResult {
   // overflowing queue of undecided samples, a frame-wide fallback), summed
   // over features. 0 on ordinary content.
   std::uint64_t cuda_host_frames = 0;
+  // cuda: whether the kernels ran fp64-free (DeviceFp64), and their island
+  // counts: evaluated on fp32 pairs, of those replayed in integer binary64,
+  // evaluated in integer binary64 directly.
+  bool cuda_fp32pair = false;
+  std::uint64_t cuda_pair_islands = 0, cuda_replays = 0, cuda_exact_islands = 0;
 };
 
 // Runs every requested feature over both inputs. Throws Error for bad input

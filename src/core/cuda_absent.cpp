@@ -15,6 +15,7 @@ namespace cuda {
 bool pin_host_memory(void*, std::size_t, int) { return false; }
 void unpin_host_memory(void*) {}
 std::string device_problem(int) { return cuda_status().problem; }
+int fp32_to_fp64_ratio(int) { return 0; }
 std::unique_ptr<FrameRunner> make_frame_runner(const RunnerOptions&, const std::vector<RunnerFeature>&) {
   throw Error(cuda_status().problem);
 }

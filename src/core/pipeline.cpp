@@ -36,6 +36,24 @@ const char* backend_name(Backend b) {
   return "?";
 }
 
+const char* device_fp64_name(DeviceFp64 d) {
+  switch (d) {
+    case DeviceFp64::automatic: return "auto";
+    case DeviceFp64::on: return "on";
+    case DeviceFp64::off: return "off";
+  }
+  return "?";
+}
+
+cuda::DeviceArith cuda::choose_device_arith(DeviceFp64 option, int ratio) {
+  switch (option) {
+    case DeviceFp64::on: return DeviceArith::fp64;
+    case DeviceFp64::off: return DeviceArith::fp32pair;
+    case DeviceFp64::automatic: break;
+  }
+  return ratio > kFp64SlowRatio ? DeviceArith::fp32pair : DeviceArith::fp64;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -293,6 +311,10 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
     ro.format = fmt;
     ro.graphs = opts.cuda_graphs;
     ro.timing = opts.cuda_timing;
+    ro.arith = cuda::choose_device_arith(
+        opts.device_fp64, opts.device_fp64 == DeviceFp64::automatic ? cuda::fp32_to_fp64_ratio(opts.gpu) : 0);
+    ro.arith_required = opts.device_fp64 == DeviceFp64::off;
+    result.cuda_fp32pair = ro.arith == cuda::DeviceArith::fp32pair;
     make_processor = [ro, &extractors, &cuda_times, &cuda_times_mutex] {
       return pipeline::make_cuda_processor(ro, extractors, &cuda_times, &cuda_times_mutex);
     };
@@ -317,6 +339,9 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   result.cuda_upload_ms = cuda_times.upload_ms;
   result.cuda_kernel_ms = cuda_times.kernel_ms;
   result.cuda_host_frames = cuda_times.host_frames;
+  result.cuda_pair_islands = cuda_times.arith.pair_islands;
+  result.cuda_replays = cuda_times.arith.replays;
+  result.cuda_exact_islands = cuda_times.arith.exact_islands;
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   result.fps = result.seconds > 0 ? static_cast<double>(result.frames) / result.seconds : 0;
   return result;

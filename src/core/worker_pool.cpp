@@ -46,6 +46,7 @@ class CudaProcessor final : public FrameProcessor {
     total_->upload_ms += s.upload_ms;
     total_->kernel_ms += s.kernel_ms;
     total_->host_frames += s.host_frames;
+    total_->arith += s.arith;
   }
   void process(const FrameInput& in, const std::vector<bool>& active, FrameResult& result) override {
     runner_->run(in, active, result.outputs);

@@ -46,6 +46,7 @@ using f64_of = typename std::remove_reference_t<F>::f64;
 
 struct NativeF64 {
   using f64 = double;
+  static constexpr bool native_fp64 = true;  // R's elementary functions may run their fp64 fast paths
   EXACTVMAF_HD_INLINE std::int32_t trunc_i32(double x) const { return x86_trunc_i32(x); }
   EXACTVMAF_HD_INLINE std::int64_t trunc_i64(double x) const { return x86_trunc_i64(x); }
   EXACTVMAF_HD_INLINE float to_f32(double x) const { return static_cast<float>(x); }

@@ -349,6 +349,7 @@ struct Fp32PairF64 {
 // cannot decide are replayed in Sf64. `replays` counts those (per thread; the
 // workers and tests sum and bound it).
 struct Fp32PairArith {
+  static constexpr bool native_fp64 = false;  // no fp64 instruction anywhere in the kernel
   std::uint32_t islands = 0, replays = 0, exact = 0;  // island(), its replays, exact_island()
   template <class Island>
   EXACTVMAF_HD_INLINE auto island(Island&& fn) {

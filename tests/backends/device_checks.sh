@@ -51,6 +51,21 @@ for t in $tests feature_motion_test feature_vif_test feature_adm_test feature_fl
   [ $rc -eq 0 ] || status=1
 done
 
+# No fp64 instruction in the fp32pair kernels' machine code (cuobjdump is in
+# the GPU machine's CUDA toolkit, not in the developer machines' nvcc-only one).
+sass_tool="$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)"
+if [ -x "$sass_tool" ]; then
+  PATH="$(dirname "$sass_tool"):$PATH" "$src_dir/tests/numeric/fp64_free_check.sh" sass "$bundle/exactvmaf" \
+    > "$logs/fp64_free_sass.log" 2>&1
+  rc=$?
+  echo "fp32pair SASS: exit $rc; $(tail -1 "$logs/fp64_free_sass.log")" | tee -a "$summary"
+  grep '^FAIL' "$logs/fp64_free_sass.log" | head -20 | sed 's/^/  /' | tee -a "$summary"
+  [ $rc -eq 0 ] || status=1
+else
+  echo "fp32pair SASS: cuobjdump not found" | tee -a "$summary"
+  status=1
+fi
+
 # exactvmaf-parity on every fixture pair: cuda at 1 and 4 threads and without
 # graphs against the cpu, two option sets.
 python3 - "$src_dir/tests/fixtures/manifest.json" > "$logs/pairs.txt" <<'EOF'

@@ -208,6 +208,19 @@ TEST(CliErrors, NoFeatureAndBadBackend) {
   expect_clean_error(cli(kC01 + " -n --feature psnr --precision lots"), "lots");
 }
 
+// --device_fp64 off on the CPU runs the fp64-free arithmetic there: the same
+// bytes as the default; a bad value is one line naming it.
+TEST(Cli, DeviceFp64OffOnTheCpuGivesTheSameBytes) {
+  const std::string run = kC01 + " --feature float_adm --json -q";
+  const auto on = cli(run);
+  const auto off = cli(run + " --device_fp64 off");
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_NE(on.out.find("\"integer_adm2\""), std::string::npos);  // the default model's adm ran
+  EXPECT_EQ(mask_fps(off.out), mask_fps(on.out));
+  expect_clean_error(cli(kC01 + " -n --feature psnr --device_fp64 maybe"), "--device_fp64 maybe");
+}
+
 TEST(CliErrors, UsageErrorsExitWithTwo) {
   const auto r = cli("--threads many");
   EXPECT_EQ(r.exit_code, 2);

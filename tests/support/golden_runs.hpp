@@ -3,6 +3,7 @@
 // one feature), run name -> --feature arguments and run options. Shared by the
 // feature tests, the model tests and the CUDA tests.
 #pragma once
+#include <initializer_list>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
@@ -103,5 +104,22 @@ inline std::vector<std::string> ciede_golden_pairs() {
 inline bool ciede_golden_is_not_r(const std::string& pair) {
   return pair == "c02_175x97_8b_420" || pair == "c05_176x144_8b_422" || pair == "c08_176x144_10b_422";
 }
+
+// A golden case of one group of runs.json, for tests that run several groups.
+struct GroupCase {
+  std::string group;
+  GoldenCase golden;
+};
+
+inline std::vector<GroupCase> golden_cases_of_groups(std::initializer_list<const char*> groups) {
+  std::vector<GroupCase> out;
+  for (const char* group : groups)
+    for (const auto& c : golden_cases_for(golden_runs_of(group))) out.push_back({group, c});
+  return out;
+}
+
+// How gtest prints a case (instead of its bytes), and its name suffix.
+inline void PrintTo(const GroupCase& c, std::ostream* os) { *os << c.group << ": " << c.golden.pair << "/" << c.golden.run; }
+inline std::string group_case_name(const GroupCase& c) { return c.group + "_" + golden_case_name(c.golden); }
 
 }  // namespace exactvmaf::test

@@ -53,6 +53,23 @@ struct PlaneNeeds {
   bool any_history() const { return prev_ref || prev_dist; }
 };
 
+// How device code evaluates R's fp64 islands (docs/fp64-free.md): in the
+// hardware's fp64, or with fp32 operations only (pairs with an error bound,
+// undecided islands replayed in integer binary64).
+enum class DeviceArith { fp64, fp32pair };
+
+// Islands a worker's fp32pair kernels evaluated on pairs, those of them
+// replayed in Sf64, and those evaluated in Sf64 directly (a run's sums).
+struct DeviceArithCounts {
+  std::uint64_t pair_islands = 0, replays = 0, exact_islands = 0;
+  DeviceArithCounts& operator+=(const DeviceArithCounts& o) {
+    pair_islands += o.pair_islands;
+    replays += o.replays;
+    exact_islands += o.exact_islands;
+    return *this;
+  }
+};
+
 // The device buffers of one pipeline thread. They are the same for every
 // frame that thread processes (a captured graph keeps their addresses); only
 // the planes some feature asked for are valid (the others are null).
@@ -64,6 +81,11 @@ struct DeviceFrame {
   DevicePicture ref, dist;
   DevicePicture prev_ref[kMaxHistory], prev_dist[kMaxHistory];
   unsigned history = 0;  // slots with buffers
+  // The arithmetic of the run's kernels. A worker without fp32pair kernels
+  // runs its fp64 ones unless `arith_required` (the user's explicit choice),
+  // when setup() refuses with a message naming the feature.
+  DeviceArith arith = DeviceArith::fp64;
+  bool arith_required = false;
 };
 
 // The PlaneNeeds of a feature that reads the reference and distorted luma.
@@ -108,6 +130,12 @@ class FeatureWorker {
   // fallback). Counted so that a run (RunResult::cuda_host_frames) and the
   // CUDA tests can tell a device result from a host recomputation.
   virtual std::uint64_t host_frames() const { return 0; }
+  // The fp32pair kernels' island counts so far (zero for fp64 kernels).
+  virtual DeviceArithCounts arith_counts() const { return {}; }
 };
+
+// setup()'s refusal for a worker that has only fp64 kernels when fp32pair
+// was required.
+void require_fp64_allowed(const DeviceFrame& frame, const char* feature);
 
 }  // namespace exactvmaf::cuda

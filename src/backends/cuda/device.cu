@@ -59,6 +59,15 @@ std::string device_problem(int gpu) {
   return {};
 }
 
+int fp32_to_fp64_ratio(int gpu) {
+  int ratio = 0;
+  if (cudaDeviceGetAttribute(&ratio, cudaDevAttrSingleToDoublePrecisionPerfRatio, gpu) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return ratio;
+}
+
 bool pin_host_memory(void* p, std::size_t bytes, int gpu) {
   // Portable: usable from every thread's context; the device is set so the
   // registration does not wake up a different GPU.

@@ -37,7 +37,10 @@ class CudaFrameRunner final : public FrameRunner {
 
   RunnerStats stats() const override {
     RunnerStats s = times_;
-    for (const auto& w : workers_) s.host_frames += w->host_frames();
+    for (const auto& w : workers_) {
+      s.host_frames += w->host_frames();
+      s.arith += w->arith_counts();
+    }
     return s;
   }
 
@@ -91,6 +94,8 @@ class CudaFrameRunner final : public FrameRunner {
     needs_ = needs;
     frame_.format = opts_.format;
     frame_.history = history;
+    frame_.arith = opts_.arith;
+    frame_.arith_required = opts_.arith_required;
     alloc_picture(needs.ref, frame_.ref);
     alloc_picture(needs.dist, frame_.dist);
     for (unsigned k = 0; k < history; ++k) {
@@ -194,6 +199,12 @@ class CudaFrameRunner final : public FrameRunner {
 };
 
 }  // namespace
+
+void require_fp64_allowed(const DeviceFrame& frame, const char* feature) {
+  if (frame.arith == DeviceArith::fp32pair && frame.arith_required)
+    throw Error(std::string(feature) +
+                " has no fp64-free CUDA kernels yet (--device_fp64 off): use --device_fp64 auto or on, or --backend cpu");
+}
 
 std::unique_ptr<FrameRunner> make_frame_runner(const RunnerOptions& opts, const std::vector<RunnerFeature>& features) {
   return std::make_unique<CudaFrameRunner>(opts, features);

@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/cuda/cuda_feature.hpp"
 #include "exactvmaf/feature.hpp"
 #include "exactvmaf/format.hpp"
+#include "exactvmaf/run.hpp"
 
 namespace exactvmaf::cuda {
 
@@ -36,6 +38,7 @@ struct RunnerFeature {
 struct RunnerStats {
   double upload_ms = 0, kernel_ms = 0;
   std::uint64_t host_frames = 0;
+  DeviceArithCounts arith;  // FeatureWorker::arith_counts, summed
 };
 
 // One pipeline thread's device state: a stream, the fixed device planes, the
@@ -56,7 +59,18 @@ struct RunnerOptions {
   VideoFormat format;
   bool graphs = true;  // capture once per set of active features, replay per frame
   bool timing = false; // events around each frame's upload and kernels
+  DeviceArith arith = DeviceArith::fp64;
+  bool arith_required = false;  // fp32pair asked for explicitly (--device_fp64 off)
 };
+
+// The device's fp32:fp64 throughput ratio (cudaDevAttrSingleToDoublePrecisionPerfRatio;
+// the H200 reports 2, GeForce cards 32 or 64).
+int fp32_to_fp64_ratio(int gpu);
+
+// --device_fp64's choice: on -> fp64, off -> fp32pair, auto -> fp32pair when
+// the device's fp64 is slower than 1/8 of its fp32 (ratio > 8).
+inline constexpr int kFp64SlowRatio = 8;
+DeviceArith choose_device_arith(DeviceFp64 option, int fp32_to_fp64_ratio);
 
 
 std::unique_ptr<FrameRunner> make_frame_runner(const RunnerOptions& opts, const std::vector<RunnerFeature>& features);

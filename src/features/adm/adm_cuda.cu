@@ -27,14 +27,20 @@
 // int64/uint64 ones): exact in any order, so the block and atomic orders do
 // not matter. The per-frame tail (cube roots, pow, the scores) is the CPU's
 // host code in finish().
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
 #include "backends/cuda/check.cuh"
+#include "backends/cuda/device_arith.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "features/adm/adm_cuda.hpp"
 #include "features/adm/adm_math.hpp"
+#include "numeric/device/arith_counts.cuh"
+#include "numeric/fp32pair.hpp"
 
 namespace exactvmaf::adm {
 
@@ -47,7 +53,8 @@ constexpr int kSpan = 2 * kDwtTile + 2;  // source columns read by one DWT block
 constexpr int kCmThreads = 256;  // threads per scored row of cm_kernel
 constexpr unsigned kMaxGridY = 65535;
 constexpr int kPerScale = 9;  // num h/v/d, aim h/v/d, den h/v/d
-constexpr int kTotals = num_scales * kPerScale;
+constexpr int kCountsAt = num_scales * kPerScale;
+constexpr int kTotals = kCountsAt + rmath::device::kArithCounts;  // then the fp32pair island counts
 
 // The stored band planes of one scale: kind x (h, v, d), each stride x rows.
 enum Kind : int { kR = 0, kA, kDstA, kFltA, kDstR, kFltR, kKinds };
@@ -144,8 +151,9 @@ struct DwtArgs {
   bool detail = true;  // decouple, CSF and denominator (false: scale 0 under adm_skip_scale0)
   bool aim = true;     // also a and the CSF of r (false under adm_skip_aim)
   ScaleGeometry g;
-  double gain = 100.0;
+  std::uint64_t gain_bits = 0;  // the gain limit's bits: no fp64 register in the fp32pair kernels
   const i32* lookup = nullptr;
+  ull* arith_counts = nullptr;
   u32 i_rfactor[3] = {0, 0, 0};
   i32* next_a[2] = {nullptr, nullptr};  // the approximation bands for the next scale (null at scale 3)
   BandPlanes<Band> bands;
@@ -159,9 +167,12 @@ __device__ __forceinline__ void csf_sample(i32 v, u32 f, int, i32* dst, i32* flt
 
 // Band is int16 at scale 0 (Sample: the picture's uint8_t/uint16_t), int32 at
 // scales 1..3 (Sample int32).
-template <class Band, class Sample>
+// Arith: the islands' fp64 policy (rmath::NativeF64 or rmath::Fp32PairArith).
+template <class Band, class Sample, class Arith>
 __global__ void __launch_bounds__(kDwtTile) dwt_decouple_kernel(const DwtArgs<Band> p) {
   constexpr bool scale0 = std::is_same_v<Band, i16>;
+  const double gain = __longlong_as_double(static_cast<long long>(p.gain_bits));
+  Arith arith;
   __shared__ Band lo[2][kSpan], hi[2][kSpan];
   __shared__ ull den_scratch[kDwtTile / 32][3];
   const ScaleGeometry& g = p.g;
@@ -211,11 +222,11 @@ __global__ void __launch_bounds__(kDwtTile) dwt_decouple_kernel(const DwtArgs<Ba
       if (p.detail && inside(g.dr, i, j)) {
         Band r[3], a[3];
         if constexpr (scale0)
-          decouple0_sample(band[0][0], band[0][1], band[0][2], band[1][0], band[1][1], band[1][2], p.gain, p.lookup,
-                           &r[0], &r[1], &r[2], &a[0], &a[1], &a[2]);
+          decouple0_sample(band[0][0], band[0][1], band[0][2], band[1][0], band[1][1], band[1][2], gain, p.lookup,
+                           &r[0], &r[1], &r[2], &a[0], &a[1], &a[2], arith);
         else
-          decouple_s123_sample(band[0][0], band[0][1], band[0][2], band[1][0], band[1][1], band[1][2], p.gain,
-                               p.lookup, &r[0], &r[1], &r[2], &a[0], &a[1], &a[2]);
+          decouple_s123_sample(band[0][0], band[0][1], band[0][2], band[1][0], band[1][1], band[1][2], gain,
+                               p.lookup, &r[0], &r[1], &r[2], &a[0], &a[1], &a[2], arith);
         const std::ptrdiff_t off = static_cast<std::ptrdiff_t>(i) * p.bands.stride + j;
         for (int b = 0; b < 3; ++b) {
           Band dst, flt;
@@ -247,6 +258,7 @@ __global__ void __launch_bounds__(kDwtTile) dwt_decouple_kernel(const DwtArgs<Ba
     }
     __syncthreads();  // lo and hi are reused by the next row
   }
+  rmath::device::add_arith_counts(arith, p.arith_counts);
 }
 
 // ---- contrast masking: the numerator and aim row sums ---------------------------
@@ -414,19 +426,27 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
-  void enqueue(const cuda::DeviceFrame&, cuda::Stream stream) override {
+  void enqueue(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
+    cuda::with_device_arith(frame.arith, [&](auto arith) { enqueue_with<decltype(arith)>(stream); });
+  }
+
+  cuda::DeviceArithCounts arith_counts() const override { return counts_; }
+
+ private:
+  template <class Arith>
+  void enqueue_with(cuda::Stream stream) {
     EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(counters_.get(), 0, counters_.bytes(), stream));
     const auto grid_of = [](const ScaleGeometry& g) {
       return dim3(static_cast<unsigned>((g.w + kDwtTile - 1) / kDwtTile),
                   static_cast<unsigned>(g.h) < kMaxGridY ? static_cast<unsigned>(g.h) : kMaxGridY);
     };
     if (c_.bpc == 8)
-      dwt_decouple_kernel<i16, std::uint8_t><<<grid_of(g_[0]), kDwtTile, 0, stream>>>(dwt0_);
+      dwt_decouple_kernel<i16, std::uint8_t, Arith><<<grid_of(g_[0]), kDwtTile, 0, stream>>>(dwt0_);
     else
-      dwt_decouple_kernel<i16, std::uint16_t><<<grid_of(g_[0]), kDwtTile, 0, stream>>>(dwt0_);
+      dwt_decouple_kernel<i16, std::uint16_t, Arith><<<grid_of(g_[0]), kDwtTile, 0, stream>>>(dwt0_);
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     for (int s = 1; s < num_scales; ++s) {
-      dwt_decouple_kernel<i32, i32><<<grid_of(g_[s]), kDwtTile, 0, stream>>>(dwt_[s]);
+      dwt_decouple_kernel<i32, i32, Arith><<<grid_of(g_[s]), kDwtTile, 0, stream>>>(dwt_[s]);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     }
     if (!c_.skip_scale0) {
@@ -440,9 +460,11 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), counters_.get(), result_.bytes(), cudaMemcpyDeviceToHost, stream));
   }
 
+ public:
   // The CPU worker's tail (adm_cpu.cpp: scale0, scale_s123, extract) on the
   // device's per-scale totals.
   void finish(const FrameInput&, FrameOutput& out) override {
+    counts_ += {result_.get()[kCountsAt], result_.get()[kCountsAt + 1], result_.get()[kCountsAt + 2]};
     float num[num_scales], den[num_scales], aim[num_scales];
     for (int s = 0; s < num_scales; ++s) {
       const ScaleGeometry& g = g_[s];
@@ -482,8 +504,9 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     d.detail = true;
     d.aim = !c_.skip_aim;
     d.g = g_[s];
-    d.gain = c_.gain_limit;
+    d.gain_bits = __builtin_bit_cast(std::uint64_t, c_.gain_limit);
     d.lookup = lookup_.get();
+    d.arith_counts = counters_.get() + kCountsAt;
     for (int b = 0; b < 3; ++b) d.i_rfactor[b] = c_.factors[s].i_rfactor[b];
     d.next_a[0] = next[0];
     d.next_a[1] = next[1];
@@ -515,6 +538,7 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
   DwtArgs<i32> dwt_[num_scales];
   CmLaunch<i16> cm0_;
   CmLaunch<i32> cm_;
+  cuda::DeviceArithCounts counts_;
 };
 
 }  // namespace

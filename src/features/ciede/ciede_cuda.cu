@@ -203,6 +203,7 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
   }
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
+    cuda::require_fp64_allowed(frame, "ciede");
     for (unsigned p = 0; p < 3; ++p)
       if ((!frame.ref.plane[p].data || !frame.dist.plane[p].data) && frame.ref.plane[p].width != 0)
         throw InternalError("internal: ciede's CUDA worker did not get all three planes on the device");

@@ -31,14 +31,20 @@
 // code (finish()). With adm_p_norm != 3 a per-sample powf the device's fast
 // path cannot decide (about 2^-40 of them) sets the flag, and finish()
 // recomputes that frame on the host.
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
 #include "backends/cuda/check.cuh"
+#include "backends/cuda/device_arith.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "features/float_adm/float_adm_cuda.hpp"
 #include "features/float_adm/float_adm_math.hpp"
+#include "numeric/device/arith_counts.cuh"
+#include "numeric/fp32pair.hpp"
 
 namespace exactvmaf::float_adm {
 
@@ -93,15 +99,19 @@ struct DwtArgs {
   float* ref_d = nullptr;
   bool decouple = true;  // false: scale 0 with adm_skip_scale0
   Planes planes;
-  double gain = 100.0;
+  std::uint64_t gain_bits = 0;  // the gain limit's bits: no fp64 register in the fp32pair kernels
+  unsigned long long* arith_counts = nullptr;
   float rfactor[3] = {0, 0, 0};
   int* clear_flag = nullptr;  // scale 0: the undecided flag, cleared here
 };
 
-template <class Sample>
+// Arith: the islands' fp64 policy (rmath::NativeF64 or rmath::Fp32PairArith).
+template <class Sample, class Arith>
 __global__ void __launch_bounds__(kTile) dwt_decouple_kernel(const DwtArgs p) {
   const int j = static_cast<int>(blockIdx.x) * kTile + static_cast<int>(threadIdx.x);
   if (j >= p.g.w) return;
+  const double gain = __longlong_as_double(static_cast<long long>(p.gain_bits));
+  Arith arith;
   if (p.clear_flag && j == 0 && blockIdx.y == 0) *p.clear_flag = 0;
   const Region& dr = p.g.dr;
   const bool decouple_col = p.decouple && j >= dr.left && j < dr.right;
@@ -138,14 +148,15 @@ __global__ void __launch_bounds__(kTile) dwt_decouple_kernel(const DwtArgs p) {
     p.ref_h[o] = h[0];
     p.ref_v[o] = v[0];
     p.ref_d[o] = d[0];
-    const Decoupled s = decouple_sample(h[0], v[0], d[0], h[1], v[1], d[1], p.gain);
+    const Decoupled s = decouple_sample(h[0], v[0], d[0], h[1], v[1], d[1], gain, arith);
     const float rr[3] = {s.rh, s.rv, s.rd}, aa[3] = {s.ah, s.av, s.ad};
     const std::ptrdiff_t q = i * p.planes.stride + j;
     for (int b = 0; b < 3; ++b) {
-      csf_sample(aa[b], p.rfactor[b], p.planes.at(kDstA, b) + q, p.planes.at(kFltA, b) + q);
-      csf_sample(rr[b], p.rfactor[b], p.planes.at(kDstR, b) + q, p.planes.at(kFltR, b) + q);
+      csf_sample(aa[b], p.rfactor[b], p.planes.at(kDstA, b) + q, p.planes.at(kFltA, b) + q, arith);
+      csf_sample(rr[b], p.rfactor[b], p.planes.at(kDstR, b) + q, p.planes.at(kFltR, b) + q, arith);
     }
   }
+  rmath::device::add_arith_counts(arith, p.arith_counts);
 }
 
 struct RowArgs {
@@ -158,13 +169,16 @@ struct RowArgs {
   bool bypass_cm = false;
   PNorm pn;
   int* undecided = nullptr;
+  unsigned long long* arith_counts = nullptr;
   float* row_sums = nullptr;  // kPlanes x band rows (stride: rows of scale 0)
   std::ptrdiff_t rows_stride = 0;
 };
 
 // One block per scored row: its terms a chunk at a time into shared memory;
 // thread k < kPlanes adds plane k's chunk to its row sum in column order.
+template <class Arith>
 __global__ void __launch_bounds__(kRowThreads) row_terms_kernel(const RowArgs p) {
+  Arith arith;
   __shared__ float terms[kPlanes][kRowChunk + 1];  // +1: the 9 summing threads hit different banks
   const Region& sr = p.g.sr;
   const int t = static_cast<int>(threadIdx.x);
@@ -177,12 +191,12 @@ __global__ void __launch_bounds__(kRowThreads) row_terms_kernel(const RowArgs p)
       const int n = sr.right - base < kRowChunk ? sr.right - base : kRowChunk;
       for (int c = t; c < n; c += kRowThreads) {
         const int j = base + c;
-        const RowSums den = den_terms(ref, p.rfactor, i, j, p.pn, &undecided);
+        const RowSums den = den_terms(ref, p.rfactor, i, j, p.pn, &undecided, arith);
         // cm_terms on the CSF products with unit factors: x = dst_r * 1 = r * rfactor (num), dst_a * 1 (aim)
         const RowSums num = cm_terms(p.planes.cset(kDstR), p.planes.cset(kDstA), p.planes.cset(kFltA), kUnit,
-                                     p.g.w, p.g.h, i, j, p.bypass_cm, p.pn, &undecided);
+                                     p.g.w, p.g.h, i, j, p.bypass_cm, p.pn, &undecided, arith);
         const RowSums aim = cm_terms(p.planes.cset(kDstA), p.planes.cset(kDstR), p.planes.cset(kFltR), kUnit,
-                                     p.g.w, p.g.h, i, j, p.bypass_cm, p.pn, &undecided);
+                                     p.g.w, p.g.h, i, j, p.bypass_cm, p.pn, &undecided, arith);
         terms[0][c] = den.h;
         terms[1][c] = den.v;
         terms[2][c] = den.d;
@@ -204,6 +218,7 @@ __global__ void __launch_bounds__(kRowThreads) row_terms_kernel(const RowArgs p)
     if (t < kPlanes) p.row_sums[t * p.rows_stride + i] = sum;
   }
   if (undecided) atomicOr(p.undecided, 1);
+  rmath::device::add_arith_counts(arith, p.arith_counts);
 }
 
 struct TotalArgs {
@@ -244,6 +259,7 @@ dim3 grid_2d(int cols, int rows) {
 struct Result {
   float totals[kTotals];
   int undecided;
+  unsigned long long arith[rmath::device::kArithCounts];  // fp32pair island counts (zeroed per frame)
 };
 
 class FloatAdmCudaWorker final : public cuda::FeatureWorker {
@@ -341,7 +357,8 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
       v.ref_d = ref_hvd[s][2];
       v.decouple = !(s == 0 && c_.skip_scale0);
       v.planes = planes[s == 0 ? 0 : 1];
-      v.gain = c_.gain_limit;
+      v.gain_bits = __builtin_bit_cast(std::uint64_t, c_.gain_limit);
+      v.arith_counts = result_dev_.get()->arith;
       for (int b = 0; b < 3; ++b) v.rfactor[b] = c_.rfactor[s][b];
 
       RowArgs& r = row_[s];
@@ -354,6 +371,7 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
       r.bypass_cm = c_.bypass_cm;
       r.pn = pn;
       r.undecided = &result_dev_.get()->undecided;
+      r.arith_counts = result_dev_.get()->arith;
       r.row_sums = row_sums[s == 0 ? 0 : 1];
       r.rows_stride = rows_stride[s == 0 ? 0 : 1];
 
@@ -369,16 +387,24 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
   // Scale 0's DWT on `stream`, then its terms and totals on side_ (forked
   // and joined through events, which a graph capture turns into edges)
   // while scales 1..3 run on `stream`.
-  void enqueue(const cuda::DeviceFrame&, cuda::Stream stream) override {
+  void enqueue(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
+    cuda::with_device_arith(frame.arith, [&](auto arith) { enqueue_with<decltype(arith)>(stream); });
+  }
+
+  cuda::DeviceArithCounts arith_counts() const override { return counts_; }
+
+  template <class Arith>
+  void enqueue_with(cuda::Stream stream) {
+    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(result_dev_.get()->arith, 0, sizeof(Result::arith), stream));
     for (int s = 0; s < num_scales; ++s) {
       const Geometry& g = g_[s];
       const dim3 grid = grid_2d(g.w, g.h);
       if (s == 0 && c_.bpc == 8)
-        dwt_decouple_kernel<std::uint8_t><<<grid, kTile, 0, stream>>>(dwt_[s]);
+        dwt_decouple_kernel<std::uint8_t, Arith><<<grid, kTile, 0, stream>>>(dwt_[s]);
       else if (s == 0)
-        dwt_decouple_kernel<std::uint16_t><<<grid, kTile, 0, stream>>>(dwt_[s]);
+        dwt_decouple_kernel<std::uint16_t, Arith><<<grid, kTile, 0, stream>>>(dwt_[s]);
       else
-        dwt_decouple_kernel<float><<<grid, kTile, 0, stream>>>(dwt_[s]);
+        dwt_decouple_kernel<float, Arith><<<grid, kTile, 0, stream>>>(dwt_[s]);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
       if (s == 0 && c_.skip_scale0) continue;
       cudaStream_t terms_stream = stream;
@@ -387,7 +413,7 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
         EXACTVMAF_CUDA_CHECK(cudaStreamWaitEvent(side_, scale0_ready_, 0));
         terms_stream = side_;
       }
-      row_terms_kernel<<<static_cast<unsigned>(g.sr.bottom - g.sr.top), kRowThreads, 0, terms_stream>>>(row_[s]);
+      row_terms_kernel<Arith><<<static_cast<unsigned>(g.sr.bottom - g.sr.top), kRowThreads, 0, terms_stream>>>(row_[s]);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
       total_kernel<<<1, kTotalThreads, 0, terms_stream>>>(total_[s]);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
@@ -402,6 +428,7 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
   // The CPU's per-scale tails and frame scores on the device's totals; a
   // frame with an undecided powf term is recomputed on the host.
   void finish(const FrameInput& in, FrameOutput& out) override {
+    counts_ += {result_->arith[0], result_->arith[1], result_->arith[2]};
     if (result_->undecided) {
       ++host_frames_;
       write_frame_outputs(host_.compute(in.ref, in.dist), c_.debug, out);
@@ -438,6 +465,7 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
   DwtArgs dwt_[num_scales];
   RowArgs row_[num_scales];
   TotalArgs total_[num_scales];
+  cuda::DeviceArithCounts counts_;
 };
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "features/common/adm_common.hpp"
 #include "numeric/cr_pow.hpp"
@@ -275,9 +276,16 @@ struct PNorm {
 // powf(x, p) for the per-sample terms. On the device R's fast path; a sample
 // it cannot decide sets *undecided (the caller recomputes the frame on the
 // host) and contributes 0.
-EXACTVMAF_HD_INLINE float pow_term(float x, const PNorm& pn, bool* undecided) {
+// With a policy without fp64 (F::native_fp64 false), the device has no powf
+// on fp32 pairs yet: a non-cube term is undecided (the frame goes to the host).
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE float pow_term(float x, const PNorm& pn, bool* undecided, F&& = F{}) {
   if (pn.cube) return x * x * x;
 #if EXACTVMAF_DEVICE_CODE
+  if constexpr (!std::remove_reference_t<F>::native_fp64) {
+    *undecided = true;
+    return 0.0f;
+  }
   float r;
   if (!rmath::cr_powf_fast(x, pn.p, &r)) {
     *undecided = true;
@@ -296,12 +304,13 @@ struct RowSums {
 
 // The denominator terms of sample (i, j) of adm_csf_den_scale_s, per band:
 // |rfactor * ref|^p.
+template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE RowSums den_terms(const Bands3<const float>& ref, const float rfactor[3], int i, int j,
-                                      const PNorm& pn, bool* undecided) {
+                                      const PNorm& pn, bool* undecided, F&& f = F{}) {
   RowSums t;
-  t.h = pow_term(abs_f(rfactor[0] * ref.row(0, i)[j]), pn, undecided);
-  t.v = pow_term(abs_f(rfactor[1] * ref.row(1, i)[j]), pn, undecided);
-  t.d = pow_term(abs_f(rfactor[2] * ref.row(2, i)[j]), pn, undecided);
+  t.h = pow_term(abs_f(rfactor[0] * ref.row(0, i)[j]), pn, undecided, f);
+  t.v = pow_term(abs_f(rfactor[1] * ref.row(1, i)[j]), pn, undecided, f);
+  t.d = pow_term(abs_f(rfactor[2] * ref.row(2, i)[j]), pn, undecided, f);
   return t;
 }
 
@@ -367,9 +376,9 @@ EXACTVMAF_HD_INLINE RowSums cm_terms(const Bands3<const float>& src, const Bands
   xv = xv < 0.0f ? 0.0f : xv;
   xd = xd < 0.0f ? 0.0f : xd;
   RowSums t;
-  t.h = pow_term(xh, pn, undecided);
-  t.v = pow_term(xv, pn, undecided);
-  t.d = pow_term(xd, pn, undecided);
+  t.h = pow_term(xh, pn, undecided, f);
+  t.v = pow_term(xv, pn, undecided, f);
+  t.d = pow_term(xd, pn, undecided, f);
   return t;
 }
 

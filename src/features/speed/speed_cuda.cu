@@ -307,6 +307,7 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
   }
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
+    cuda::require_fp64_allowed(frame, c_.chroma ? "speed_chroma" : "speed_temporal");
     (void)sources_of(frame);  // checks that the planes are there
     const Dims& d = c_.dims;
     const std::size_t P = p_.planes, nb = d.num_blocks, plane = static_cast<std::size_t>(d.dec_w) * d.dec_h;

@@ -6,7 +6,8 @@
 // (mirroring as the CPU: row -k = row k, row h-1+k = row h-1-k, the same for
 // columns, which is what pad_row does to the vertical sums), runs
 // vif_math.hpp's vertical_sums for every tile row and halo column, then
-// horizontal_sigmas and accumulate_pixel (the fp64 islands, native fp64) per
+// horizontal_sigmas and accumulate_pixel (the fp64 islands: native fp64, or
+// fp32 pairs and Sf64 with --device_fp64 off) per
 // pixel. The per-pixel Residuals are int64: the block adds them (warp
 // shuffles, then one thread) and adds the four totals atomically to the
 // scale's slot. Integer sums are exact in any order, so the result is the
@@ -19,14 +20,20 @@
 // The 16 int64 totals (4 scales x 4 accumulators) come back in one copy to a
 // pinned buffer; finish() runs the CPU's tail (scale_score and
 // write_frame_outputs) on the host.
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
 #include "backends/cuda/check.cuh"
+#include "backends/cuda/device_arith.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "features/vif/vif_cuda.hpp"
 #include "features/vif/vif_math.hpp"
+#include "numeric/device/arith_counts.cuh"
+#include "numeric/fp32pair.hpp"
 
 namespace exactvmaf::vif {
 
@@ -36,7 +43,8 @@ constexpr unsigned kThreads = 256;
 constexpr int kTileW = 128, kTileH = 8;  // statistic tile (output pixels)
 constexpr int kDecW = 64, kDecH = 8;     // decimation tile (output samples)
 constexpr unsigned kMaxGridY = 65535;
-constexpr int kTotals = num_scales * 4;  // num_log, den_log, num_non_log, den_non_log per scale
+constexpr int kCountsAt = num_scales * 4;  // num_log, den_log, num_non_log, den_non_log per scale
+constexpr int kTotals = kCountsAt + rmath::device::kArithCounts;  // then the fp32pair island counts
 
 template <int Scale>
 constexpr int radius_of = filter_width(Scale) / 2;
@@ -60,12 +68,17 @@ __device__ __forceinline__ long long block_sum_i64(long long v, long long* warp_
 
 // The statistic of one scale: `Sample` is the plane's sample type (uint8_t or
 // uint16_t at scale 0, uint16_t after), SqAcc the vertical pass's accumulator
-// of squares (vif_math.hpp: uint32_t only for 8-bit samples).
-template <int Scale, class Sample, class SqAcc>
+// of squares (vif_math.hpp: uint32_t only for 8-bit samples), Arith the fp64
+// policy (rmath::NativeF64, or rmath::Fp32PairArith: no fp64 instruction; the
+// gain limit then arrives as its bits and never sits in an fp64 register).
+template <int Scale, class Sample, class SqAcc, class Arith>
 __global__ void __launch_bounds__(kThreads)
     statistic_kernel(const std::uint8_t* ref, std::size_t ref_pitch, const std::uint8_t* dis, std::size_t dis_pitch,
-                     unsigned w, unsigned h, VerticalShifts shifts, double gain_limit,
-                     const std::uint16_t* __restrict__ log2_table, unsigned long long* totals) {
+                     unsigned w, unsigned h, VerticalShifts shifts, std::uint64_t gain_limit_bits,
+                     const std::uint16_t* __restrict__ log2_table, unsigned long long* totals,
+                     unsigned long long* counts) {
+  const double gain_limit = __longlong_as_double(static_cast<long long>(gain_limit_bits));
+  Arith arith;
   constexpr int r = radius_of<Scale>;
   constexpr int in_w = kTileW + 2 * r, in_h = kTileH + 2 * r;
   __shared__ Sample in_ref[in_h][in_w];
@@ -111,11 +124,12 @@ __global__ void __launch_bounds__(kThreads)
         const Sigmas s = horizontal_sigmas<Scale>([&](int k) {
           return VerticalSums{v_mu1[y][x + k], v_mu2[y][x + k], v_xx[y][x + k], v_yy[y][x + k], v_xy[y][x + k]};
         });
-        accumulate_pixel(s.sigma1_sq, s.sigma2_sq, s.sigma12, gain_limit, log2_table, acc);
+        accumulate_pixel(s.sigma1_sq, s.sigma2_sq, s.sigma12, gain_limit, log2_table, acc, arith);
       }
     }
     __syncthreads();  // the shared tiles are refilled by the next row of tiles
   }
+  rmath::device::add_arith_counts(arith, counts);
   const long long sums[4] = {block_sum_i64(acc.num_log, warp_sums), block_sum_i64(acc.den_log, warp_sums),
                              block_sum_i64(acc.num_non_log, warp_sums), block_sum_i64(acc.den_non_log, warp_sums)};
   if (threadIdx.x == 0)
@@ -209,20 +223,15 @@ class VifCudaWorker final : public cuda::FeatureWorker {
     const cuda::DevicePlane& ref = frame.ref.plane[0];
     const cuda::DevicePlane& dis = frame.dist.plane[0];
     EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(totals_.get(), 0, totals_.bytes(), stream));
-    if (c_.bpc == 8)
-      scale0<std::uint8_t, std::uint32_t>(ref, dis, stream);
-    else
-      scale0<std::uint16_t, std::uint64_t>(ref, dis, stream);
-    scale_n<1>(stream);
-    decimate<2>(plane_ref(1), plane_dis(1), 1, stream);
-    scale_n<2>(stream);
-    decimate<3>(plane_ref(2), plane_dis(2), 2, stream);
-    scale_n<3>(stream);
+    cuda::with_device_arith(frame.arith, [&](auto arith) { enqueue_scales<decltype(arith)>(ref, dis, stream); });
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), totals_.get(), result_.bytes(),
                                          cudaMemcpyDeviceToHost, stream));
   }
 
+  cuda::DeviceArithCounts arith_counts() const override { return counts_; }
+
   void finish(const FrameInput&, FrameOutput& out) override {
+    counts_ += {result_.get()[kCountsAt], result_.get()[kCountsAt + 1], result_.get()[kCountsAt + 2]};
     ScaleScore scores[num_scales] = {};
     for (int s = 0; s < num_scales; ++s) {
       if (s == 0 && c_.skip_scale0) continue;
@@ -241,13 +250,29 @@ class VifCudaWorker final : public cuda::FeatureWorker {
   std::uint16_t* plane_ref(int s) const { return planes_.get() + offset_[s]; }
   std::uint16_t* plane_dis(int s) const { return planes_.get() + offset_[s] + static_cast<std::size_t>(w_[s]) * h_[s]; }
 
-  template <class Sample, class SqAcc>
+  template <class Arith>
+  void enqueue_scales(const cuda::DevicePlane& ref, const cuda::DevicePlane& dis, cuda::Stream stream) {
+    if (c_.bpc == 8)
+      scale0<std::uint8_t, std::uint32_t, Arith>(ref, dis, stream);
+    else
+      scale0<std::uint16_t, std::uint64_t, Arith>(ref, dis, stream);
+    scale_n<1, Arith>(stream);
+    decimate<2>(plane_ref(1), plane_dis(1), 1, stream);
+    scale_n<2, Arith>(stream);
+    decimate<3>(plane_ref(2), plane_dis(2), 2, stream);
+    scale_n<3, Arith>(stream);
+  }
+
+  std::uint64_t gain_bits() const { return __builtin_bit_cast(std::uint64_t, c_.gain_limit); }
+  unsigned long long* counts() const { return totals_.get() + kCountsAt; }
+
+  template <class Sample, class SqAcc, class Arith>
   void scale0(const cuda::DevicePlane& ref, const cuda::DevicePlane& dis, cuda::Stream stream) {
     if (!c_.skip_scale0) {
       const dim3 grid(blocks_x(w_[0], kTileW), blocks_y(h_[0], kTileH));
-      statistic_kernel<0, Sample, SqAcc><<<grid, kThreads, 0, stream>>>(
-          ref.data, ref.pitch, dis.data, dis.pitch, w_[0], h_[0], statistic_shifts(0, c_.bpc), c_.gain_limit,
-          table_.get(), totals_.get());
+      statistic_kernel<0, Sample, SqAcc, Arith><<<grid, kThreads, 0, stream>>>(
+          ref.data, ref.pitch, dis.data, dis.pitch, w_[0], h_[0], statistic_shifts(0, c_.bpc), gain_bits(),
+          table_.get(), totals_.get(), counts());
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     }
     const dim3 grid(blocks_x(w_[1], kDecW), blocks_y(h_[1], kDecH));
@@ -256,14 +281,14 @@ class VifCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   }
 
-  template <int Scale>
+  template <int Scale, class Arith>
   void scale_n(cuda::Stream stream) {
     const std::size_t pitch = sizeof(std::uint16_t) * w_[Scale];
     const dim3 grid(blocks_x(w_[Scale], kTileW), blocks_y(h_[Scale], kTileH));
-    statistic_kernel<Scale, std::uint16_t, std::uint64_t><<<grid, kThreads, 0, stream>>>(
+    statistic_kernel<Scale, std::uint16_t, std::uint64_t, Arith><<<grid, kThreads, 0, stream>>>(
         reinterpret_cast<const std::uint8_t*>(plane_ref(Scale)), pitch,
         reinterpret_cast<const std::uint8_t*>(plane_dis(Scale)), pitch, w_[Scale], h_[Scale],
-        statistic_shifts(Scale, c_.bpc), c_.gain_limit, table_.get(), totals_.get() + 4 * Scale);
+        statistic_shifts(Scale, c_.bpc), gain_bits(), table_.get(), totals_.get() + 4 * Scale, counts());
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -284,6 +309,7 @@ class VifCudaWorker final : public cuda::FeatureWorker {
   cuda::DeviceBuffer<std::uint16_t> table_;
   cuda::DeviceBuffer<unsigned long long> totals_;
   cuda::PinnedBuffer<unsigned long long> result_;  // the graph's last copy lands here
+  cuda::DeviceArithCounts counts_;
 };
 
 }  // namespace

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Proof that the fp32pair kernels have no fp64 (docs/fp64-free.md):
+#   fp64_free_check.sh ptx FILE.ptx...   every .entry whose name has
+#       Fp32PairArith contains no .f64 (register, instruction or parameter);
+#   fp64_free_check.sh sass FILE...      (cuobjdump --dump-sass of them) every
+#       Function with Fp32PairArith contains no fp64 opcode (DADD, DMUL, DFMA,
+#       DSETP, DSET, DMNMX, DMMA, MUFU.RCP64H / RSQ64H) and no .F64 operand
+#       type (F2F.F64.F32, I2F.F64, F2I.S32.F64, ...); I2F.U64, F2I.U64 and
+#       LDG.E.64 are integer or 64-bit moves, not fp64.
+# Prints each kernel's count, fails if an fp32pair kernel has any, if there
+# is no fp32pair kernel, or if the fp64 (NativeF64) twins show none (the
+# matcher would then be blind).
+set -euo pipefail
+mode=$1
+shift
+report=$(mktemp)
+trap 'rm -f "$report"' EXIT
+if [ "$mode" = ptx ]; then
+  awk '
+    /^(\.visible )?\.entry / { name = $0; sub(/.*\.entry /, "", name); sub(/\(.*/, "", name); n = 0; inside = 1; next }
+    inside && /\.f64/ { n++ }
+    inside && /^}/ { print name, n; inside = 0 }
+  ' "$@" > "$report"
+elif [ "$mode" = sass ]; then
+  for f in "$@"; do
+    cuobjdump --dump-sass "$f"
+  done | awk '
+    function flush() { if (name != "") print name, n }
+    /Function : / { flush(); name = $0; sub(/.*Function : /, "", name); n = 0; next }
+    name != "" && /\/\*[0-9a-f]+\*\// {
+      if ($0 ~ /[ \t](DADD|DMUL|DFMA|DSETP|DSET|DMNMX|DMMA|DMAX|DMIN)[ .]/ || $0 ~ /MUFU\.(RCP64H|RSQ64H)/ || $0 ~ /\.F64/) n++
+    }
+    END { flush() }
+  ' > "$report"
+else
+  echo "usage: fp64_free_check.sh ptx|sass FILE..." >&2
+  exit 2
+fi
+pair_kernels=0 pair_fp64=0 native_kernels=0 native_fp64=0
+while read -r name n; do
+  case "$name" in
+    *Fp32PairArith*) pair_kernels=$((pair_kernels + 1)); pair_fp64=$((pair_fp64 + n))
+                     [ "$n" -eq 0 ] || echo "FAIL: $(echo "$name" | c++filt 2>/dev/null || echo "$name"): $n fp64 instructions" ;;
+    *NativeF64*) native_kernels=$((native_kernels + 1)); native_fp64=$((native_fp64 + n)) ;;
+  esac
+done < "$report"
+echo "$mode: $pair_kernels fp32pair kernels with $pair_fp64 fp64 instructions; their $native_kernels fp64 twins: $native_fp64"
+[ "$pair_kernels" -gt 0 ] || { echo "FAIL: no fp32pair kernel found"; exit 1; }
+[ "$native_fp64" -gt 0 ] || { echo "FAIL: the fp64 kernels show no fp64 instruction: the matcher is blind"; exit 1; }
+[ "$pair_fp64" -eq 0 ]
