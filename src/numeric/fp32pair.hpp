@@ -108,7 +108,7 @@ EXACTVMAF_HD_INLINE bool in_range(float hi) {
   return hi == 0.0f || (a >= kMin && a <= kMax);
 }
 
-// The float with bits b (host and device).
+// 2^e as a float, built from its bits (host and device).
 EXACTVMAF_HD_INLINE float pow2_f32(int e) {  // -126 <= e <= 127
   return sf64_detail::float_of_bits(static_cast<std::uint32_t>(e + 127) << 23);
 }
@@ -321,25 +321,20 @@ struct Fp32PairF64 {
 
   // The sign of a - b: decided when the pair difference is farther from 0
   // than the bound, or when both are exact.
-  EXACTVMAF_HD_INLINE int compare(PairF64 a, PairF64 b, bool* decided) {
+  // Returns -1, 0 or 1, or 2 for NaN and for undecided (which it flags).
+  EXACTVMAF_HD_INLINE int compare(PairF64 a, PairF64 b) {
     using namespace pair_detail;
     float dropped;
     const Two d = add_pairs(a.hi, a.lo, -b.hi, -b.lo, &dropped);
     const float e = bound_finish(a.err + b.err + dropped);
-    *decided = true;
-    if (e == 0.0f) return d.hi < 0.0f ? -1 : (d.hi > 0.0f ? 1 : (d.hi == 0.0f ? 0 : 2));  // 2: NaN
+    if (e == 0.0f) return d.hi < 0.0f ? -1 : (d.hi > 0.0f ? 1 : (d.hi == 0.0f ? 0 : 2));
     if (e < abs_f32(d.hi)) return d.hi < 0.0f ? -1 : 1;
-    *decided = false;
     undecided = true;
     return 2;
   }
-  EXACTVMAF_HD_INLINE bool lt(PairF64 a, PairF64 b) {
-    bool decided;
-    return compare(a, b, &decided) == -1;
-  }
+  EXACTVMAF_HD_INLINE bool lt(PairF64 a, PairF64 b) { return compare(a, b) == -1; }
   EXACTVMAF_HD_INLINE bool ge(PairF64 a, PairF64 b) {
-    bool decided;
-    const int c = compare(a, b, &decided);
+    const int c = compare(a, b);
     return c == 0 || c == 1;
   }
 };

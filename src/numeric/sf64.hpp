@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 
+#include "numeric/dd.hpp"
 #include "numeric/hd.hpp"
 #include "numeric/no_libm.hpp"  // last: poisons the libm names
 
@@ -246,27 +247,12 @@ EXACTVMAF_HD_INLINE bool ge_bits(std::uint64_t a, std::uint64_t b) {
   return !is_nan(a) && !is_nan(b) && order_key(a) >= order_key(b);
 }
 
-EXACTVMAF_HD_INLINE std::uint64_t double_bits(double x) {
-#if EXACTVMAF_DEVICE_CODE
-  return static_cast<std::uint64_t>(__double_as_longlong(x));
-#else
-  return __builtin_bit_cast(std::uint64_t, x);
-#endif
-}
-EXACTVMAF_HD_INLINE std::uint32_t float_bits(float x) {
-#if EXACTVMAF_DEVICE_CODE
-  return __float_as_uint(x);
-#else
-  return __builtin_bit_cast(std::uint32_t, x);
-#endif
-}
-EXACTVMAF_HD_INLINE float float_of_bits(std::uint32_t u) {
-#if EXACTVMAF_DEVICE_CODE
-  return __uint_as_float(u);
-#else
-  return __builtin_bit_cast(float, u);
-#endif
-}
+// Bit moves, as dd.hpp has them (no arithmetic).
+using dd::bits_of;
+using dd::float_from_bits;
+EXACTVMAF_HD_INLINE std::uint64_t double_bits(double x) { return bits_of(x); }
+EXACTVMAF_HD_INLINE std::uint32_t float_bits(float x) { return bits_of(x); }
+EXACTVMAF_HD_INLINE float float_of_bits(std::uint32_t u) { return float_from_bits(u); }
 
 }  // namespace sf64_detail
 
