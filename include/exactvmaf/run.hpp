@@ -78,6 +78,9 @@ struct RunResult {
   // evaluated in integer binary64 directly.
   bool cuda_fp32pair = false;
   std::uint64_t cuda_pair_islands = 0, cuda_replays = 0, cuda_exact_islands = 0;
+  // cuda, fp32pair: samples (ciede pixels) the device left undecided and the
+  // host recomputed with R's functions.
+  std::uint64_t cuda_host_samples = 0;
 };
 
 // Runs every requested feature over both inputs. Throws Error for bad input

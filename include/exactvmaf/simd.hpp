@@ -25,9 +25,11 @@ void set_fp64_emulation(bool on);
 bool fp64_emulation();
 
 // Islands evaluated on pairs, those of them replayed, and islands evaluated
-// exactly in integer binary64, by the CPU since the process started.
+// exactly in integer binary64, by the CPU since the process started;
+// host_replays: samples (ciede pixels) the fp64-free path could not decide,
+// recomputed with R's functions.
 struct Fp64EmulationCounts {
-  unsigned long long pair_islands = 0, replays = 0, exact_islands = 0;
+  unsigned long long pair_islands = 0, replays = 0, exact_islands = 0, host_replays = 0;
 };
 Fp64EmulationCounts fp64_emulation_counts();
 

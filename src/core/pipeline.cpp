@@ -342,6 +342,7 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   result.cuda_pair_islands = cuda_times.arith.pair_islands;
   result.cuda_replays = cuda_times.arith.replays;
   result.cuda_exact_islands = cuda_times.arith.exact_islands;
+  result.cuda_host_samples = cuda_times.arith.host_samples;
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   result.fps = result.seconds > 0 ? static_cast<double>(result.frames) / result.seconds : 0;
   return result;

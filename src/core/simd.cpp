@@ -24,7 +24,7 @@ SimdLevel detect() {
 
 std::atomic<int> limit{static_cast<int>(SimdLevel::avx512)};
 std::atomic<bool> emulation{false};
-std::atomic<unsigned long long> pair_islands{0}, replays{0}, exact_islands{0};
+std::atomic<unsigned long long> pair_islands{0}, replays{0}, exact_islands{0}, host_replays{0};
 
 }  // namespace
 
@@ -44,11 +44,13 @@ Fp64EmulationCounts fp64_emulation_counts() {
   c.pair_islands = pair_islands.load(std::memory_order_relaxed);
   c.replays = replays.load(std::memory_order_relaxed);
   c.exact_islands = exact_islands.load(std::memory_order_relaxed);
+  c.host_replays = host_replays.load(std::memory_order_relaxed);
   return c;
 }
 
 namespace rmath {
-void count_fp64_emulation(const Fp32PairArith& f) {
+void count_fp64_emulation(const Fp32PairArith& f, unsigned long long host_samples) {
+  if (host_samples) host_replays.fetch_add(host_samples, std::memory_order_relaxed);
   if (f.islands) pair_islands.fetch_add(f.islands, std::memory_order_relaxed);
   if (f.replays) replays.fetch_add(f.replays, std::memory_order_relaxed);
   if (f.exact) exact_islands.fetch_add(f.exact, std::memory_order_relaxed);

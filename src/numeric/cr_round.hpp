@@ -9,6 +9,7 @@
 
 #include "dd.hpp"
 #include "hd.hpp"
+#include "sf64.hpp"
 #include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath::detail {
@@ -26,10 +27,12 @@ EXACTVMAF_HD_INLINE int exponent_of(double x) {
 // u^2|hi| + 2u err_abs < err_abs), so up = RN(hi + RN(lo + e)) >= RN(V) and
 // likewise dn <= RN(V). up == dn therefore pins RN(V). Exact results are no
 // boundary (only midpoints between doubles are), so they are decided too.
-EXACTVMAF_HD_INLINE bool round_to_double(double hi, double lo, double err_abs, double* out) {
-  const double e = 2.0 * err_abs;
-  const double up = hi + (lo + e);
-  const double dn = hi + (lo - e);
+// T: double, or Sf64 (numeric/sf64.hpp) in code without fp64.
+template <class T>
+EXACTVMAF_HD_INLINE bool round_to_double(T hi, T lo, T err_abs, T* out) {
+  const T e = 2.0 * err_abs;
+  const T up = hi + (lo + e);
+  const T dn = hi + (lo - e);
   if (up != dn) return false;
   *out = up;
   return true;
@@ -118,15 +121,16 @@ EXACTVMAF_HD_INLINE bool round_with_exact_tail(double a, dd::DD t, double err, d
 
 // True when the double d lies exactly halfway between two adjacent floats
 // (a float rounding boundary, including the overflow threshold).
-EXACTVMAF_HD_INLINE bool is_float_midpoint(double d) {
-  const double a = d < 0.0 ? -d : d;
-  const float f = static_cast<float>(a);
-  const double fd = static_cast<double>(f);
+template <class T>
+EXACTVMAF_HD_INLINE bool is_float_midpoint(T d) {
+  const T a = d < 0.0 ? -d : d;
+  const float f = f32_of(a);
+  const T fd = T(f);
   if (fd == a) return false;
   if (dd::bits_of(f) == 0x7f800000U) return a == 0x1.ffffffp127;
   const std::uint32_t fb = dd::bits_of(f);
   const float g = dd::float_from_bits(a > fd ? fb + 1U : fb - 1U);
-  return a == (fd + static_cast<double>(g)) * 0.5;
+  return a == (fd + T(g)) * 0.5;
 }
 
 // Nearest float to V = hi + lo exactly (a normalised dd, no error term):
@@ -185,12 +189,13 @@ EXACTVMAF_HD_INLINE bool round_scaled_to_float(double hi, double lo, double err_
 }
 
 // Same for a value of either sign with k = 0 (log2f).
-EXACTVMAF_HD_INLINE bool round_to_float(double hi, double lo, double err_abs, float* out) {
-  const double e = 2.0 * err_abs;
-  const double up = hi + (lo + e);
-  const double dn = hi + (lo - e);
-  const float fu = static_cast<float>(up);
-  const float fd = static_cast<float>(dn);
+template <class T>
+EXACTVMAF_HD_INLINE bool round_to_float(T hi, T lo, T err_abs, float* out) {
+  const T e = 2.0 * err_abs;
+  const T up = hi + (lo + e);
+  const T dn = hi + (lo - e);
+  const float fu = f32_of(up);
+  const float fd = f32_of(dn);
   if (fu != fd) return false;
   if (is_float_midpoint(up) || is_float_midpoint(dn)) return false;
   *out = fu;

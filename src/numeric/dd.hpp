@@ -22,10 +22,14 @@
 
 namespace exactvmaf::dd {
 
-struct DD {
-  double hi;
-  double lo;
+// T is double, or numeric/sf64.hpp's Sf64 where a caller runs the same
+// transforms without fp64 (bit for bit the same results).
+template <class T>
+struct DDOf {
+  T hi;
+  T lo;
 };
+using DD = DDOf<double>;
 
 // ---------------------------------------------------------------- bit access
 EXACTVMAF_HD_INLINE std::uint64_t bits_of(double x) {
@@ -76,47 +80,52 @@ EXACTVMAF_HD_INLINE double pow2i(int e) {
 // ------------------------------------------------------- exact transforms
 // s + e == a + b exactly, s = RN(a + b). (Knuth; 6 flops; any a, b finite,
 // no overflow.)
-EXACTVMAF_HD_INLINE DD two_sum(double a, double b) {
-  const double s = a + b;
-  const double bb = s - a;
-  const double e = (a - (s - bb)) + (b - bb);
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> two_sum(T a, T b) {
+  const T s = a + b;
+  const T bb = s - a;
+  const T e = (a - (s - bb)) + (b - bb);
   return {s, e};
 }
 
 // s + e == a + b exactly, s = RN(a + b), provided a == 0 or the exponent of
 // a is >= that of b (in particular |a| >= |b|). (Dekker; 3 flops.)
-EXACTVMAF_HD_INLINE DD fast_two_sum(double a, double b) {
-  const double s = a + b;
-  const double e = b - (s - a);
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> fast_two_sum(T a, T b) {
+  const T s = a + b;
+  const T e = b - (s - a);
   return {s, e};
 }
 
 // Veltkamp split: a == hi + lo exactly, hi and lo with <= 26 significant bits.
 // Valid for |a| < 2^995 (the product by 2^27+1 must not overflow).
-EXACTVMAF_HD_INLINE DD split(double a) {
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> split(T a) {
   constexpr double kSplitter = 134217729.0;  // 2^27 + 1
-  const double c = kSplitter * a;
-  const double hi = c - (c - a);
-  const double lo = a - hi;
+  const T c = kSplitter * a;
+  const T hi = c - (c - a);
+  const T lo = a - hi;
   return {hi, lo};
 }
 
 // p + e == a * b exactly, p = RN(a * b). (Dekker's TwoProduct, 17 flops.)
 // Exact for |a|, |b| < 2^995 and e not underflowing (|a*b| >= 2^-969 is
 // sufficient), or a*b == 0.
-EXACTVMAF_HD_INLINE DD two_prod(double a, double b) {
-  const double p = a * b;
-  const DD as = split(a);
-  const DD bs = split(b);
-  const double err = ((as.hi * bs.hi - p) + as.hi * bs.lo + as.lo * bs.hi) + as.lo * bs.lo;
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> two_prod(T a, T b) {
+  const T p = a * b;
+  const DDOf<T> as = split(a);
+  const DDOf<T> bs = split(b);
+  const T err = ((as.hi * bs.hi - p) + as.hi * bs.lo + as.lo * bs.hi) + as.lo * bs.lo;
   return {p, err};
 }
 
 // Exact square: p + e == a * a.
-EXACTVMAF_HD_INLINE DD two_sqr(double a) {
-  const double p = a * a;
-  const DD as = split(a);
-  const double err = ((as.hi * as.hi - p) + 2.0 * (as.hi * as.lo)) + as.lo * as.lo;
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> two_sqr(T a) {
+  const T p = a * a;
+  const DDOf<T> as = split(a);
+  const T err = ((as.hi * as.hi - p) + 2.0 * (as.hi * as.lo)) + as.lo * as.lo;
   return {p, err};
 }
 
@@ -165,12 +174,13 @@ EXACTVMAF_HD_INLINE DD mul(DD x, double y) {
 // |cl2| <= 2u(1+u)^2 P so cl3 carries <= 3u^2(1+u)^2 P; Fast2Sum is exact.
 // Total <= 8u^2 P (1 + 3u) and P <= |xy| / (1 - u)^2, hence
 // rel error <= 8u^2 (1 + 6u) < 2^-102.9.
-EXACTVMAF_HD_INLINE DD mul(DD x, DD y) {
-  const DD c = two_prod(x.hi, y.hi);
-  const double a = x.hi * y.lo;
-  const double b = x.lo * y.hi;
-  const double cl2 = a + b;
-  const double cl3 = c.lo + cl2;
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> mul(DDOf<T> x, DDOf<T> y) {
+  const DDOf<T> c = two_prod(x.hi, y.hi);
+  const T a = x.hi * y.lo;
+  const T b = x.lo * y.hi;
+  const T cl2 = a + b;
+  const T cl3 = c.lo + cl2;
   return fast_two_sum(c.hi, cl3);
 }
 

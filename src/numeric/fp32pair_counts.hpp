@@ -4,5 +4,6 @@
 #include "numeric/fp32pair.hpp"
 
 namespace exactvmaf::rmath {
-void count_fp64_emulation(const Fp32PairArith& f);  // src/core/simd.cpp
+// host_samples: samples the fp64-free path left to R's functions (ciede).
+void count_fp64_emulation(const Fp32PairArith& f, unsigned long long host_samples = 0);  // src/core/simd.cpp
 }  // namespace exactvmaf::rmath

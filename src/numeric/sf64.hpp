@@ -9,6 +9,7 @@
 // output: R's NaNs leave as the class NaN).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "numeric/dd.hpp"
 #include "numeric/hd.hpp"
@@ -100,7 +101,7 @@ EXACTVMAF_HD_INLINE std::uint64_t shift_right_sticky(std::uint64_t sig, int n, b
   return sig >> n;
 }
 
-EXACTVMAF_HD_INLINE std::uint64_t add_bits(std::uint64_t a, std::uint64_t b) {
+EXACTVMAF_HD_OUTLINE std::uint64_t add_bits(std::uint64_t a, std::uint64_t b) {
   if (is_nan(a) || is_nan(b)) return kQNaN;
   if (is_inf(a) || is_inf(b)) {
     if (is_inf(a) && is_inf(b) && ((a ^ b) & kSign)) return kQNaN | kSign;  // inf - inf: x86's default NaN
@@ -136,7 +137,7 @@ EXACTVMAF_HD_INLINE void mul_64x64(std::uint64_t a, std::uint64_t b, std::uint64
   *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 
-EXACTVMAF_HD_INLINE std::uint64_t mul_bits(std::uint64_t a, std::uint64_t b) {
+EXACTVMAF_HD_OUTLINE std::uint64_t mul_bits(std::uint64_t a, std::uint64_t b) {
   const bool sign = ((a ^ b) & kSign) != 0;
   if (is_nan(a) || is_nan(b)) return kQNaN;
   if (is_inf(a) || is_inf(b)) {
@@ -154,7 +155,7 @@ EXACTVMAF_HD_INLINE std::uint64_t mul_bits(std::uint64_t a, std::uint64_t b) {
   return round_f64(sign, x.e + y.e + 64 - s, top, sticky);
 }
 
-EXACTVMAF_HD_INLINE std::uint64_t div_bits(std::uint64_t a, std::uint64_t b) {
+EXACTVMAF_HD_OUTLINE std::uint64_t div_bits(std::uint64_t a, std::uint64_t b) {
   const bool sign = ((a ^ b) & kSign) != 0;
   if (is_nan(a) || is_nan(b)) return kQNaN;
   if (is_inf(a)) return is_inf(b) ? (kQNaN | kSign) : ((sign ? kSign : 0) | kInf);
@@ -186,7 +187,7 @@ EXACTVMAF_HD_INLINE std::uint64_t div_bits(std::uint64_t a, std::uint64_t b) {
   return round_f64(sign, x.e - y.e - 62, q, r != 0);
 }
 
-EXACTVMAF_HD_INLINE std::uint64_t from_i64_bits(std::int64_t v) {
+EXACTVMAF_HD_OUTLINE std::uint64_t from_i64_bits(std::int64_t v) {
   if (v == 0) return 0;
   const bool sign = v < 0;
   const std::uint64_t mag = sign ? ~static_cast<std::uint64_t>(v) + 1 : static_cast<std::uint64_t>(v);
@@ -205,7 +206,7 @@ EXACTVMAF_HD_INLINE std::uint64_t from_f32_bits(std::uint32_t f) {
 }
 
 // The double's float, as cvtsd2ss rounds it (NaN: quiet, top payload bits).
-EXACTVMAF_HD_INLINE std::uint32_t to_f32_bits(std::uint64_t a) {
+EXACTVMAF_HD_OUTLINE std::uint32_t to_f32_bits(std::uint64_t a) {
   const std::uint32_t s = static_cast<std::uint32_t>(a >> 32) & 0x80000000u;
   if (is_nan(a)) return s | 0x7fc00000u | static_cast<std::uint32_t>((a & kFrac) >> 29);
   if (is_inf(a)) return s | 0x7f800000u;
@@ -233,6 +234,39 @@ EXACTVMAF_HD_INLINE std::int32_t trunc_i32_bits(std::uint64_t a) {
   const std::int64_t t = trunc_i64_bits(a);
   if (t == INT64_MIN || t < INT32_MIN || t > INT32_MAX) return INT32_MIN;
   return static_cast<std::int32_t>(t);
+}
+
+// IEEE square root, as sqrtsd: q = floor(sqrt(R)) digit by digit for the
+// radicand R = m * 2^58 (m's exponent made even), so q has 56 bits and the
+// remainder is the sticky bit. Negative input: x86's default NaN.
+EXACTVMAF_HD_OUTLINE std::uint64_t sqrt_bits(std::uint64_t a) {
+  if (is_nan(a)) return kQNaN;
+  if (is_zero(a)) return a;  // sqrt(-0) = -0
+  if (a & kSign) return kQNaN | kSign;
+  if (is_inf(a)) return a;
+  Unpacked x = unpack(a);
+  const int s = clz64(x.m) - 11;  // bit 52 set (subnormals)
+  x.m <<= s;
+  x.e -= s;
+  if (x.e & 1) {
+    x.m <<= 1;
+    --x.e;
+  }
+  // R = x.m * 2^58 < 2^112: high and low words.
+  const std::uint64_t r_hi = x.m >> 6, r_lo = x.m << 58;
+  std::uint64_t rem = 0, root = 0;
+  for (int i = 55; i >= 0; --i) {
+    const int bit = 2 * i;
+    const std::uint64_t pair = bit >= 64 ? (r_hi >> (bit - 64)) & 3u : (r_lo >> bit) & 3u;
+    rem = (rem << 2) | pair;
+    const std::uint64_t trial = (root << 2) | 1u;
+    root <<= 1;
+    if (rem >= trial) {
+      rem -= trial;
+      root |= 1u;
+    }
+  }
+  return round_f64(false, x.e / 2 - 29, root, rem != 0);
 }
 
 // An order key: key(a) < key(b) iff a < b, for non-NaN a, b (zeros equal).
@@ -279,6 +313,54 @@ EXACTVMAF_HD_INLINE Sf64 operator-(Sf64 a, Sf64 b) {
 }
 EXACTVMAF_HD_INLINE Sf64 operator*(Sf64 a, Sf64 b) { return Sf64::from_bits(sf64_detail::mul_bits(a.bits, b.bits)); }
 EXACTVMAF_HD_INLINE Sf64 operator/(Sf64 a, Sf64 b) { return Sf64::from_bits(sf64_detail::div_bits(a.bits, b.bits)); }
+EXACTVMAF_HD_INLINE Sf64 operator-(Sf64 a) { return Sf64::from_bits(a.bits ^ sf64_detail::kSign); }
+// IEEE comparisons: false on NaN (!= true), -0 == +0.
+EXACTVMAF_HD_INLINE bool operator<(Sf64 a, Sf64 b) { return sf64_detail::lt_bits(a.bits, b.bits); }
+EXACTVMAF_HD_INLINE bool operator>(Sf64 a, Sf64 b) { return sf64_detail::lt_bits(b.bits, a.bits); }
+EXACTVMAF_HD_INLINE bool operator<=(Sf64 a, Sf64 b) { return sf64_detail::ge_bits(b.bits, a.bits); }
+EXACTVMAF_HD_INLINE bool operator>=(Sf64 a, Sf64 b) { return sf64_detail::ge_bits(a.bits, b.bits); }
+EXACTVMAF_HD_INLINE bool operator==(Sf64 a, Sf64 b) { return a <= b && b <= a; }
+EXACTVMAF_HD_INLINE bool operator!=(Sf64 a, Sf64 b) { return !(a == b); }
+// A double operand is a constant of the code (its bits, moved as an integer),
+// so generic code reads the same for double and Sf64.
+#define EXACTVMAF_SF64_MIXED(op, R)                                                                \
+  EXACTVMAF_HD_INLINE R operator op(Sf64 a, double b) { return a op Sf64(b); }                      \
+  EXACTVMAF_HD_INLINE R operator op(double a, Sf64 b) { return Sf64(a) op b; }
+EXACTVMAF_SF64_MIXED(+, Sf64)
+EXACTVMAF_SF64_MIXED(-, Sf64)
+EXACTVMAF_SF64_MIXED(*, Sf64)
+EXACTVMAF_SF64_MIXED(/, Sf64)
+EXACTVMAF_SF64_MIXED(<, bool)
+EXACTVMAF_SF64_MIXED(>, bool)
+EXACTVMAF_SF64_MIXED(<=, bool)
+EXACTVMAF_SF64_MIXED(>=, bool)
+EXACTVMAF_SF64_MIXED(==, bool)
+EXACTVMAF_SF64_MIXED(!=, bool)
+#undef EXACTVMAF_SF64_MIXED
+
+// Value helpers for code written once for double and Sf64 (T = either):
+// the conversions C writes as casts, the square root, the bits.
+EXACTVMAF_HD_INLINE float f32_of(double x) { return static_cast<float>(x); }
+EXACTVMAF_HD_INLINE float f32_of(Sf64 x) { return sf64_detail::float_of_bits(sf64_detail::to_f32_bits(x.bits)); }
+EXACTVMAF_HD_INLINE int i32_of(double x) { return static_cast<int>(x); }  // in range (callers)
+EXACTVMAF_HD_INLINE int i32_of(Sf64 x) { return sf64_detail::trunc_i32_bits(x.bits); }
+EXACTVMAF_HD_INLINE double sqrt_of(double x) {
+#if EXACTVMAF_DEVICE_CODE
+  return __dsqrt_rn(x);
+#else
+  return __builtin_sqrt(x);  // IEEE square root (sqrtsd)
+#endif
+}
+EXACTVMAF_HD_INLINE Sf64 sqrt_of(Sf64 x) { return Sf64::from_bits(sf64_detail::sqrt_bits(x.bits)); }
+EXACTVMAF_HD_INLINE std::uint64_t u64_of(double x) { return dd::bits_of(x); }
+EXACTVMAF_HD_INLINE std::uint64_t u64_of(Sf64 x) { return x.bits; }
+template <class T>
+EXACTVMAF_HD_INLINE T of_u64(std::uint64_t u) {
+  if constexpr (std::is_same_v<T, Sf64>)
+    return Sf64::from_bits(u);
+  else
+    return dd::double_from_bits(u);
+}
 
 // The f64 policy on Sf64 (numeric/f64_policy.hpp): exact, never undecided.
 struct Sf64Policy {

@@ -237,6 +237,82 @@ TEST(CiedeMath, FastPathsEqualHostWhenDecided) {
   EXPECT_LE(undecided * 10000, n) << undecided << " of " << n << " pixel pairs undecided";
 }
 
+// The fp64-free variant (Sf64Math: R's doubles in integer arithmetic, the
+// shortcuts only) gives R's value wherever it decides, on random colour pairs
+// of every bit depth, near-neutral ones (zero a or b: the exact atan2, sin and
+// pow(0, 7) rules) and close pairs; it leaves few to the host.
+TEST(CiedeMath, Sf64MathEqualsRWhereDecided) {
+  std::mt19937 rng(23);
+  std::size_t undecided = 0, n = 0;
+  for (unsigned bpc : {8u, 10u, 12u, 16u}) {
+    const ciede::LabScale s = ciede::lab_scale(bpc);
+    const ciede::LabScaleOf<rmath::Sf64> s64 = ciede::lab_scale<rmath::Sf64>(bpc);
+    const unsigned maxv = (1u << bpc) - 1, mid = 1u << (bpc - 1);
+    std::uniform_int_distribution<unsigned> any(0, maxv), step(0, 6);
+    for (int i = 0; i < 3000; ++i) {
+      unsigned c[6];
+      for (auto& v : c) v = any(rng);
+      if (i % 4 == 1)
+        for (int k = 0; k < 3; ++k) c[3 + k] = std::min(maxv, c[k] + step(rng));
+      if (i % 4 == 2) c[1] = c[2] = c[4] = c[5] = mid + (i % 2);
+      ciede::HostMathNoShortcuts book;
+      ciede::Sf64Math sf;
+      const float r = ciede::pixel_delta_e(c[0], c[1], c[2], c[3], c[4], c[5], s, book);
+      const float v = ciede::pixel_delta_e(c[0], c[1], c[2], c[3], c[4], c[5], s64, sf);
+      ++n;
+      if (sf.undecided) {
+        ++undecided;
+        continue;
+      }
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(r), std::bit_cast<std::uint32_t>(v))
+          << bpc << "-bit " << c[0] << " " << c[1] << " " << c[2] << " / " << c[3] << " " << c[4] << " " << c[5];
+    }
+  }
+  // Lab values with a zero a or b, and pairs of them.
+  const ciede::Lab zeros[] = {{50.0f, 0.0f, 10.0f}, {50.0f, 0.0f, -10.0f}, {60.0f, 12.0f, 0.0f},
+                              {60.0f, -12.0f, 0.0f}, {40.0f, -0.0f, 3.0f}, {70.0f, 5.0f, -0.0f},
+                              {30.0f, 0.0f, 0.0f}, {55.0f, 1e-3f, 0.0f}};
+  for (const auto& x : zeros)
+    for (const auto& y : zeros) {
+      ciede::HostMathNoShortcuts book;
+      ciede::Sf64Math sf;
+      const float r = ciede::ciede2000(x, y, book);
+      const float v = ciede::ciede2000(x, y, sf);
+      ASSERT_FALSE(sf.undecided) << x.l << " " << x.a << " " << x.b << " / " << y.l << " " << y.a << " " << y.b;
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(r), std::bit_cast<std::uint32_t>(v))
+          << x.l << " " << x.a << " " << x.b << " / " << y.l << " " << y.a << " " << y.b;
+    }
+  std::printf("[ undecided ] Sf64Math: %zu of %zu random pixel pairs\n", undecided, n);
+  EXPECT_LE(undecided * 1000, n) << undecided << " of " << n << " pixel pairs undecided";
+}
+
+// The exact special cases the shortcuts take (zero arguments) are R's.
+TEST(CiedeMath, ZeroArgumentRulesAreRs) {
+  ciede::HostMath fast;
+  ciede::HostMathNoShortcuts book;
+  const double xs[] = {1.0, -1.0, 3.5, -1e-30, 1e30, 0x1p-1000, -0x1p999};
+  for (double x : xs)
+    for (double z : {0.0, -0.0}) {
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(ciede::atan2_to_float(z, x, fast)),
+                std::bit_cast<std::uint32_t>(ciede::atan2_to_float(z, x, book)))
+          << "atan2(" << z << ", " << x << ")";
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(ciede::atan2_to_float(x, z, fast)),
+                std::bit_cast<std::uint32_t>(ciede::atan2_to_float(x, z, book)))
+          << "atan2(" << x << ", " << z << ")";
+      for (double t : {0.0, -0.0, 0.5, -1.5})
+        EXPECT_EQ(std::bit_cast<std::uint32_t>(ciede::mul_sin_to_float(z, t, fast)),
+                  std::bit_cast<std::uint32_t>(ciede::mul_sin_to_float(z, t, book)))
+            << z << " * sin(" << t << ")";
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(ciede::mul_sin_to_float(x, z, fast)),
+                std::bit_cast<std::uint32_t>(ciede::mul_sin_to_float(x, z, book)))
+          << x << " * sin(" << z << ")";
+    }
+  for (float z : {0.0f, -0.0f}) {
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(ciede::pow7_f64(z, fast)), std::bit_cast<std::uint64_t>(ciede::pow7_f64(z, book)));
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(ciede::powf7_f32(z, fast)), std::bit_cast<std::uint32_t>(ciede::powf7_f32(z, book)));
+  }
+}
+
 // A cancelling colour (Y=68 U=54 V=80: RGB components cancel near zero) and
 // hand-checked properties: symmetric inputs give the same value.
 TEST(CiedeMath, SymmetricAndFinite) {

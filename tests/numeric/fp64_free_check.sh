@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Proof that the fp32pair kernels have no fp64 (docs/fp64-free.md):
 #   fp64_free_check.sh ptx FILE.ptx...   every .entry whose name has
-#       Fp32PairArith contains no .f64 (register, instruction or parameter);
+#       Fp32PairArith or Sf64Math (the fp64-free policies) contains no .f64
+#       (register, instruction or parameter);
 #   fp64_free_check.sh sass FILE...      (cuobjdump --dump-sass of them) every
-#       Function with Fp32PairArith contains no fp64 opcode (DADD, DMUL, DFMA,
+#       such Function contains no fp64 opcode (DADD, DMUL, DFMA,
 #       DSETP, DSET, DMNMX, DMMA, MUFU.RCP64H / RSQ64H) and no .F64 operand
 #       type (F2F.F64.F32, I2F.F64, F2I.S32.F64, ...); I2F.U64, F2I.U64 and
 #       LDG.E.64 are integer or 64-bit moves, not fp64.
 # Prints each kernel's count, fails if an fp32pair kernel has any, if there
-# is no fp32pair kernel, or if the fp64 (NativeF64) twins show none (the
-# matcher would then be blind).
+# is no fp32pair kernel, or if the fp64 (NativeF64, FastMath) twins show
+# none (the matcher would then be blind).
 set -euo pipefail
 mode=$1
 shift
@@ -39,9 +40,9 @@ fi
 pair_kernels=0 pair_fp64=0 native_kernels=0 native_fp64=0
 while read -r name n; do
   case "$name" in
-    *Fp32PairArith*) pair_kernels=$((pair_kernels + 1)); pair_fp64=$((pair_fp64 + n))
+    *Fp32PairArith*|*Sf64Math*) pair_kernels=$((pair_kernels + 1)); pair_fp64=$((pair_fp64 + n))
                      [ "$n" -eq 0 ] || echo "FAIL: $(echo "$name" | c++filt 2>/dev/null || echo "$name"): $n fp64 instructions" ;;
-    *NativeF64*) native_kernels=$((native_kernels + 1)); native_fp64=$((native_fp64 + n)) ;;
+    *NativeF64*|*FastMath*) native_kernels=$((native_kernels + 1)); native_fp64=$((native_fp64 + n)) ;;
   esac
 done < "$report"
 echo "$mode: $pair_kernels fp32pair kernels with $pair_fp64 fp64 instructions; their $native_kernels fp64 twins: $native_fp64"

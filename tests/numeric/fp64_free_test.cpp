@@ -103,6 +103,42 @@ TEST(Sf64, ConversionsAndComparisonsEqualHardware) {
   }
 }
 
+// sqrt (sqrtsd) and the operators that generic code (double or Sf64) uses:
+// comparisons with NaN, zeros and infinities, unary minus, mixed operands.
+TEST(Sf64, SqrtAndOperatorsEqualHardware) {
+  Doubles gen(7);
+  for (int i = 0; i < kOps; ++i) {
+    double a = gen();
+    if (i % 4 == 1) {  // next to exact squares and their midpoints
+      const double r = std::fabs(gen());
+      const double sq = r * r;
+      a = std::bit_cast<double>(std::bit_cast<std::uint64_t>(sq) + (gen.rng()() % 5) - 2);
+    }
+    if (i % 4 == 2) a = std::fabs(a);
+    const double b = gen();
+    const Sf64 x(a), y(b);
+    ASSERT_TRUE(same(dbl(sqrt_of(x).bits), std::sqrt(a))) << std::hexfloat << "sqrt " << a;
+    ASSERT_EQ(x < y, a < b) << std::hexfloat << a << " < " << b;
+    ASSERT_EQ(x > y, a > b) << std::hexfloat << a << " > " << b;
+    ASSERT_EQ(x <= y, a <= b) << std::hexfloat << a << " <= " << b;
+    ASSERT_EQ(x >= y, a >= b) << std::hexfloat << a << " >= " << b;
+    ASSERT_EQ(x == y, a == b) << std::hexfloat << a << " == " << b;
+    ASSERT_EQ(x != y, a != b) << std::hexfloat << a << " != " << b;
+    ASSERT_EQ(x == a, true == (a == a)) << std::hexfloat << a;
+    ASSERT_TRUE(same(dbl((-x).bits), -a)) << std::hexfloat << a;
+    ASSERT_TRUE(same(dbl((0.1 * x - y).bits), 0.1 * a - b)) << std::hexfloat << a << ", " << b;
+    ASSERT_TRUE(same(f32_of(x), static_cast<float>(a))) << std::hexfloat << a;
+  }
+  // Every perfect square of a 26-bit integer and its neighbours.
+  for (std::uint64_t k = 1; k < (1u << 26); k += 997) {
+    const double sq = static_cast<double>(k * k);
+    for (int d = -1; d <= 1; ++d) {
+      const double v = std::bit_cast<double>(std::bit_cast<std::uint64_t>(sq) + d);
+      ASSERT_TRUE(same(dbl(sqrt_of(Sf64(v)).bits), std::sqrt(v))) << std::hexfloat << v;
+    }
+  }
+}
+
 // Counts of the pair policy on one island: decided samples must equal the
 // hardware double's result; replays are counted.
 struct IslandStats {

@@ -62,10 +62,12 @@ enum class DeviceArith { fp64, fp32pair };
 // replayed in Sf64, and those evaluated in Sf64 directly (a run's sums).
 struct DeviceArithCounts {
   std::uint64_t pair_islands = 0, replays = 0, exact_islands = 0;
+  std::uint64_t host_samples = 0;  // samples the fp64-free kernels left to R's functions on the host
   DeviceArithCounts& operator+=(const DeviceArithCounts& o) {
     pair_islands += o.pair_islands;
     replays += o.replays;
     exact_islands += o.exact_islands;
+    host_samples += o.host_samples;
     return *this;
   }
 };

@@ -14,16 +14,19 @@
 #include <cstring>
 #include <bit>
 #include <new>
+#include <optional>
 
 #include <sys/mman.h>
 
 #include "exactvmaf/error.hpp"
+#include "exactvmaf/simd.hpp"
 #include "features/ciede/ciede_host.hpp"
 #include "features/ciede/ciede_math.hpp"
 #include "features/registry.hpp"
 #include "io/warnings.hpp"
 #include "numeric/cr_log.hpp"
 #include "numeric/exact_sum.hpp"
+#include "numeric/fp32pair_counts.hpp"
 #include "features/ciede/ciede_cuda.hpp"
 
 namespace exactvmaf {
@@ -79,6 +82,34 @@ std::uint64_t LabTable8::filled_entries() const {
 
 namespace {
 
+// The CPU's emulation of the fp32pair device variant (set_fp64_emulation):
+// Lab and deltaE with Sf64Math, as the device computes them; R's functions
+// only for a pixel that Sf64Math leaves undecided (counted). With the 8-bit
+// table, as on the device, a colour whose Sf64 Lab is undecided takes R's
+// Lab (the device's table entries the host fixes) and its pixels stay on Sf64.
+template <class LabOfR>
+struct Sf64Pixels {
+  LabScaleOf<Sf64> scale;
+  bool table8 = false;
+  LabOfR lab_of_r;
+  rmath::Fp32PairArith counts;  // exact: pixels on Sf64
+  std::uint64_t host = 0;       // of them, recomputed with R's functions
+  Lab lab(unsigned y, unsigned u, unsigned v, Sf64Math& m) {
+    if (!table8) return lab_from_yuv(y, u, v, scale, m);
+    Sf64Math entry;
+    const Lab l = lab_from_yuv(y, u, v, scale, entry);
+    return entry.undecided ? lab_of_r(y, u, v) : l;
+  }
+  bool delta_e(unsigned r0, unsigned r1, unsigned r2, unsigned d0, unsigned d1, unsigned d2, float* de) {
+    Sf64Math m;
+    ++counts.exact;
+    *de = ciede2000(lab(r0, r1, r2, m), lab(d0, d1, d2, m), m);
+    if (m.undecided) ++host;
+    return !m.undecided;
+  }
+  ~Sf64Pixels() { rmath::count_fp64_emulation(counts, host); }
+};
+
 template <class Sample>
 void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const PictureView& dist, unsigned x0, unsigned x1,
                   unsigned y0, unsigned y1, const Config& c, PairCache* cache) {
@@ -86,6 +117,13 @@ void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const Picture
   LabTable8* table = (c.lab_table && c.bpc == 8) ? &LabTable8::instance() : nullptr;
   auto lab = [&](unsigned y, unsigned u, unsigned v) {
     return table ? table->get(y, u, v) : lab_from_yuv(y, u, v, c.scale, m);
+  };
+  std::optional<Sf64Pixels<decltype(lab)>> sf64;
+  if (fp64_emulation()) sf64.emplace(Sf64Pixels<decltype(lab)>{lab_scale<Sf64>(c.bpc), table != nullptr, lab});
+  auto delta_e = [&](unsigned r0, unsigned r1, unsigned r2, unsigned d0, unsigned d1, unsigned d2) {
+    float de = 0.0f;
+    if (sf64 && sf64->delta_e(r0, r1, r2, d0, d1, d2, &de)) return de;
+    return ciede2000(lab(r0, r1, r2), lab(d0, d1, d2), m);
   };
   for (unsigned y = y0; y < y1; ++y) {
     const unsigned cy = y >> c.chroma_y_shift;
@@ -104,11 +142,11 @@ void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const Picture
       if (cache) {
         const std::uint64_t kr = PairCache::key(r0, r1, r2), kd = PairCache::key(d0, d1, d2);
         if (!cache->find(kr, kd, &de)) {
-          de = ciede2000(lab(r0, r1, r2), lab(d0, d1, d2), m);
+          de = delta_e(r0, r1, r2, d0, d1, d2);
           cache->put(kr, kd, de);
         }
       } else {
-        de = ciede2000(lab(r0, r1, r2), lab(d0, d1, d2), m);
+        de = delta_e(r0, r1, r2, d0, d1, d2);
       }
       acc.add(de);
     }
@@ -163,13 +201,13 @@ std::vector<std::string> init(Config& c, const VideoFormat& fmt) {
 #if !EXACTVMAF_FEATURE_CUDA
 // The device test hooks in builds without CUDA (the tests skip before
 // calling them).
-DeviceCheckCounts device_pair_values(unsigned, bool, const std::uint16_t*, std::size_t, float*, std::uint8_t*) {
+DeviceCheckCounts device_pair_values(unsigned, bool, const std::uint16_t*, std::size_t, float*, std::uint8_t*, bool) {
   throw Error("ciede: this build has no CUDA");
 }
-DeviceCheckCounts device_lab_values(unsigned, std::uint64_t, std::size_t, float*, std::uint8_t*) {
+DeviceCheckCounts device_lab_values(unsigned, std::uint64_t, std::size_t, float*, std::uint8_t*, bool) {
   throw Error("ciede: this build has no CUDA");
 }
-std::uint64_t device_lab_table8(float*) { throw Error("ciede: this build has no CUDA"); }
+std::uint64_t device_lab_table8(float*, bool) { throw Error("ciede: this build has no CUDA"); }
 #endif
 
 }  // namespace ciede

@@ -17,6 +17,8 @@
 // process by a kernel with FastMath; the entries it could not decide are
 // queued and rewritten by the host with HostMath. Every worker and run on
 // that device shares it; it stays until the process ends.
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -27,10 +29,12 @@
 #include <vector>
 
 #include "backends/cuda/check.cuh"
+#include "backends/cuda/device_arith.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "features/ciede/ciede_cuda.hpp"
 #include "features/ciede/ciede_host.hpp"
 #include "features/ciede/ciede_math.hpp"
+#include "numeric/device/arith_counts.cuh"
 #include "numeric/device/exact_sum_reduce.cuh"
 #include "numeric/device/undecided_queue.cuh"
 
@@ -48,6 +52,7 @@ constexpr unsigned kTargetBlocks = 1056;   // about 8 per SM on an H100/H200
 // What one frame brings back, in one copy.
 struct DeviceResult {
   GlobalSum sum;
+  unsigned long long arith[rmath::device::kArithCounts];  // fp32pair variant: pixels on Sf64 (exact islands)
   unsigned int count;  // undecided pixels (more than kQueueCapacity: some were dropped)
   unsigned int pad;
   unsigned long long index[kQueueCapacity];  // y * w + x
@@ -73,12 +78,34 @@ struct FrameArgs {
   LabScale scale;
   const float4* table;
   unsigned long long replay_every;  // test switch (Config::cuda_replay_every)
+  unsigned bpc;
 };
 
-template <class Sample, bool kTable>
+// The device variant's per-pixel policy: FastMath (fp64), or Sf64Math, R's
+// doubles in integer arithmetic (no fp64 instruction: docs/fp64-free.md).
+template <class Arith>
+using MathOf = std::conditional_t<std::is_same_v<Arith, rmath::Fp32PairArith>, Sf64Math, FastMath>;
+
+// The Lab scale in the variant's doubles: the fp64 one from the host, the
+// Sf64 one computed here (its bits are the same; no double parameter is read).
+template <class Math>
+__device__ __forceinline__ LabScaleOf<real_of<Math>> scale_for(const LabScale& host, unsigned bpc) {
+  if constexpr (std::is_same_v<Math, Sf64Math>) {
+    (void)host;
+    return lab_scale<Sf64>(bpc);
+  } else {
+    (void)bpc;
+    return host;
+  }
+}
+
+template <class Sample, bool kTable, class Arith>
 __global__ void __launch_bounds__(kThreads) frame_kernel(FrameArgs a, DeviceResult* result) {
+  using Math = MathOf<Arith>;
   Acc acc;
   acc.clear();
+  Arith arith;  // counts the Sf64 pixels of the fp32pair variant
+  const LabScaleOf<real_of<Math>> scale = scale_for<Math>(a.scale, a.bpc);
   const rmath::device::UndecidedQueue queue{&result->count, result->index, kQueueCapacity};
   const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x < a.wd) {
@@ -90,13 +117,14 @@ __global__ void __launch_bounds__(kThreads) frame_kernel(FrameArgs a, DeviceResu
       const unsigned d0 = sample_at<Sample>(a.dist[0], x, y), d1 = sample_at<Sample>(a.dist[1], cx, cy),
                      d2 = sample_at<Sample>(a.dist[2], cx, cy);
       if (r0 == d0 && r1 == d1 && r2 == d2) continue;  // exactly +0
-      FastMath m;
+      Math m;
       float de;
       if (kTable) {
         de = ciede2000(table_lab(a.table, r0, r1, r2), table_lab(a.table, d0, d1, d2), m);
       } else {
-        de = ciede2000(lab_from_yuv(r0, r1, r2, a.scale, m), lab_from_yuv(d0, d1, d2, a.scale, m), m);
+        de = ciede2000(lab_from_yuv(r0, r1, r2, scale, m), lab_from_yuv(d0, d1, d2, scale, m), m);
       }
+      if constexpr (std::is_same_v<Math, Sf64Math>) ++arith.exact;
       const unsigned long long i = static_cast<unsigned long long>(y) * a.w + x;
       if (m.undecided || (a.replay_every != 0 && i % a.replay_every == 0)) {
         queue.push(i);
@@ -105,18 +133,21 @@ __global__ void __launch_bounds__(kThreads) frame_kernel(FrameArgs a, DeviceResu
       acc.add(de);
     }
   }
+  rmath::device::add_arith_counts(arith, result->arith);
   rmath::device::block_reduce_to_global(acc, &result->sum);
 }
 
 // ---- the 8-bit Lab table --------------------------------------------------------
 
+template <class Math>
 __global__ void __launch_bounds__(kThreads)
-    build_table_kernel(float4* table, LabScale scale, rmath::device::UndecidedQueue queue) {
+    build_table_kernel(float4* table, LabScale host_scale, rmath::device::UndecidedQueue queue) {
+  const LabScaleOf<real_of<Math>> scale = scale_for<Math>(host_scale, 8);
   const unsigned stride = gridDim.x * blockDim.x;
   for (unsigned idx = blockIdx.x * blockDim.x + threadIdx.x; idx < kColours8; idx += stride) {
     unsigned y = 0, u = 0, v = 0;
     colour_of_index8(idx, &y, &u, &v);
-    FastMath m;
+    Math m;
     const Lab lab = lab_from_yuv(y, u, v, scale, m);
     table[idx] = make_float4(lab.l, lab.a, lab.b, 0.0f);
     if (m.undecided) queue.push(idx);
@@ -129,6 +160,7 @@ struct DeviceTable8 {
 };
 
 // Builds the table on the current device with `stream` (synchronises).
+template <class Math>
 std::unique_ptr<DeviceTable8> build_table8(cudaStream_t stream) {
   auto t = std::make_unique<DeviceTable8>();
   t->data = cuda::DeviceBuffer<float4>(kColours8);
@@ -139,7 +171,7 @@ std::unique_ptr<DeviceTable8> build_table8(cudaStream_t stream) {
     cuda::DeviceBuffer<unsigned int> count(1);
     cuda::DeviceBuffer<unsigned long long> index(capacity);
     EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(count.get(), 0, sizeof(unsigned int), stream));
-    build_table_kernel<<<kTargetBlocks, kThreads, 0, stream>>>(t->data.get(), scale, {count.get(), index.get(), capacity});
+    build_table_kernel<Math><<<kTargetBlocks, kThreads, 0, stream>>>(t->data.get(), scale, {count.get(), index.get(), capacity});
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     unsigned int n = 0;
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(&n, count.get(), sizeof n, cudaMemcpyDeviceToHost, stream));
@@ -176,14 +208,16 @@ std::unique_ptr<DeviceTable8> build_table8(cudaStream_t stream) {
 // so a run does not pay for the build again). The map is never destroyed:
 // freeing device memory during static destruction would race the CUDA
 // runtime's own teardown; the driver frees it with the context.
-std::shared_ptr<DeviceTable8> acquire_table8(cudaStream_t stream) {
+// One table per device and variant: the entries are R's either way, but the
+// fp32pair variant's is built without fp64.
+std::shared_ptr<DeviceTable8> acquire_table8(cudaStream_t stream, bool fp64_free) {
   int device = 0;
   EXACTVMAF_CUDA_CHECK(cudaGetDevice(&device));
   static std::mutex mutex;
   static auto* tables = new std::map<int, std::shared_ptr<DeviceTable8>>;
   const std::lock_guard<std::mutex> lock(mutex);
-  std::shared_ptr<DeviceTable8>& t = (*tables)[device];
-  if (!t) t = build_table8(stream);
+  std::shared_ptr<DeviceTable8>& t = (*tables)[2 * device + (fp64_free ? 1 : 0)];
+  if (!t) t = fp64_free ? build_table8<Sf64Math>(stream) : build_table8<FastMath>(stream);
   return t;
 }
 
@@ -203,7 +237,6 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
   }
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
-    cuda::require_fp64_allowed(frame, "ciede");
     for (unsigned p = 0; p < 3; ++p)
       if ((!frame.ref.plane[p].data || !frame.dist.plane[p].data) && frame.ref.plane[p].width != 0)
         throw InternalError("internal: ciede's CUDA worker did not get all three planes on the device");
@@ -216,7 +249,7 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
     result_ = cuda::DeviceBuffer<DeviceResult>(1);
     host_ = cuda::PinnedBuffer<DeviceResult>(1);
     EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(result_.get(), 0, sizeof(DeviceResult), stream));
-    if (c_.lab_table && c_.bpc == 8) table_ = acquire_table8(stream);
+    if (c_.lab_table && c_.bpc == 8) table_ = acquire_table8(stream, frame.arith == cuda::DeviceArith::fp32pair);
     if (c_.pair_cache) cache_ = std::make_unique<PairCache>();
     EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
@@ -237,28 +270,36 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
       a.scale = c_.scale;
       a.table = table_ ? table_->data.get() : nullptr;
       a.replay_every = c_.cuda_replay_every;
+      a.bpc = c_.bpc;
       const unsigned bx = blocks_for(wd_, kThreads);
       const unsigned by = std::max(1u, std::min(hd_, std::min(65535u, kTargetBlocks / bx)));
       const dim3 grid(bx, by);
-      if (c_.bpc == 8) {
-        if (table_)
-          frame_kernel<std::uint8_t, true><<<grid, kThreads, 0, stream>>>(a, result_.get());
-        else
-          frame_kernel<std::uint8_t, false><<<grid, kThreads, 0, stream>>>(a, result_.get());
-      } else {
-        frame_kernel<std::uint16_t, false><<<grid, kThreads, 0, stream>>>(a, result_.get());
-      }
+      cuda::with_device_arith(frame.arith, [&](auto arith) {
+        using Arith = decltype(arith);
+        if (c_.bpc == 8) {
+          if (table_)
+            frame_kernel<std::uint8_t, true, Arith><<<grid, kThreads, 0, stream>>>(a, result_.get());
+          else
+            frame_kernel<std::uint8_t, false, Arith><<<grid, kThreads, 0, stream>>>(a, result_.get());
+        } else {
+          frame_kernel<std::uint16_t, false, Arith><<<grid, kThreads, 0, stream>>>(a, result_.get());
+        }
+      });
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     }
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_.get(), result_.get(), sizeof(DeviceResult), cudaMemcpyDeviceToHost, stream));
   }
 
   std::uint64_t host_frames() const override { return host_frames_; }
+  cuda::DeviceArithCounts arith_counts() const override { return counts_; }
 
   void finish(const FrameInput& in, FrameOutput& out) override {
     Acc acc;
     acc.clear();
     const unsigned count = host_->count;
+    cuda::DeviceArithCounts frame_counts{host_->arith[0], host_->arith[1], host_->arith[2]};
+    if (frame_counts.exact_islands != 0) frame_counts.host_samples = count;  // the fp32pair variant's queue
+    counts_ += frame_counts;
     if (count > kQueueCapacity) {
       // Some indices were dropped: the whole frame on the host.
       add_region(acc, in.ref, in.dist, 0, c_.w, 0, c_.h, c_, cache_.get());
@@ -285,18 +326,20 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
   std::shared_ptr<DeviceTable8> table_;
   std::unique_ptr<PairCache> cache_;  // for a frame the host computes whole
   std::uint64_t host_frames_ = 0;     // such frames
+  cuda::DeviceArithCounts counts_;
 };
 
 // ---- test hooks -------------------------------------------------------------------
 
-template <bool kTable>
+template <bool kTable, class Math>
 __global__ void __launch_bounds__(kThreads)
-    pair_kernel(const std::uint16_t* pairs, std::size_t n, LabScale scale, const float4* table, float* values,
-                std::uint8_t* undecided) {
+    pair_kernel(const std::uint16_t* pairs, std::size_t n, unsigned bpc, LabScale host_scale, const float4* table,
+                float* values, std::uint8_t* undecided) {
+  const LabScaleOf<real_of<Math>> scale = scale_for<Math>(host_scale, bpc);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     const std::uint16_t* p = pairs + 6 * i;
-    FastMath m;
+    Math m;
     float de;
     if (kTable) {
       de = (p[0] == p[3] && p[1] == p[4] && p[2] == p[5])
@@ -310,14 +353,16 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+template <class Math>
 __global__ void __launch_bounds__(kThreads)
-    lab_kernel(unsigned bpc, unsigned long long first, std::size_t n, LabScale scale, float* lab,
+    lab_kernel(unsigned bpc, unsigned long long first, std::size_t n, LabScale host_scale, float* lab,
                std::uint8_t* undecided) {
+  const LabScaleOf<real_of<Math>> scale = scale_for<Math>(host_scale, bpc);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const unsigned long long mask = (1ull << bpc) - 1;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     const unsigned long long c = first + i;
-    FastMath m;
+    Math m;
     const Lab r = lab_from_yuv(static_cast<unsigned>(c >> (2 * bpc)), static_cast<unsigned>((c >> bpc) & mask),
                                static_cast<unsigned>(c & mask), scale, m);
     lab[3 * i] = r.l;
@@ -338,20 +383,28 @@ std::uint64_t count_set(const std::uint8_t* flags, std::size_t n) {
 std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const Config& c) { return std::make_unique<CiedeCudaWorker>(c); }
 
 DeviceCheckCounts device_pair_values(unsigned bpc, bool use_table8, const std::uint16_t* pairs, std::size_t n,
-                                     float* values, std::uint8_t* undecided) {
+                                     float* values, std::uint8_t* undecided, bool fp64_free) {
   const bool table = use_table8 && bpc == 8;
   std::shared_ptr<DeviceTable8> t;
-  if (table) t = acquire_table8(nullptr);
+  if (table) t = acquire_table8(nullptr, fp64_free);
   cuda::DeviceBuffer<std::uint16_t> d_pairs(6 * n);
   cuda::DeviceBuffer<float> d_values(n);
   cuda::DeviceBuffer<std::uint8_t> d_undecided(n);
   EXACTVMAF_CUDA_CHECK(cudaMemcpy(d_pairs.get(), pairs, sizeof(std::uint16_t) * 6 * n, cudaMemcpyHostToDevice));
   const unsigned blocks = std::max(1u, std::min(4u * kTargetBlocks, blocks_for(static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)), kThreads)));
-  if (table)
-    pair_kernel<true><<<blocks, kThreads>>>(d_pairs.get(), n, lab_scale(bpc), t->data.get(), d_values.get(), d_undecided.get());
+  auto launch = [&](auto math) {
+    using Math = decltype(math);
+    if (table)
+      pair_kernel<true, Math><<<blocks, kThreads>>>(d_pairs.get(), n, bpc, lab_scale(bpc), t->data.get(),
+                                                    d_values.get(), d_undecided.get());
+    else
+      pair_kernel<false, Math><<<blocks, kThreads>>>(d_pairs.get(), n, bpc, lab_scale(bpc), nullptr, d_values.get(),
+                                                     d_undecided.get());
+  };
+  if (fp64_free)
+    launch(Sf64Math{});
   else
-    pair_kernel<false><<<blocks, kThreads>>>(d_pairs.get(), n, lab_scale(bpc), nullptr, d_values.get(),
-                                             d_undecided.get());
+    launch(FastMath{});
   EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   EXACTVMAF_CUDA_CHECK(cudaMemcpy(values, d_values.get(), sizeof(float) * n, cudaMemcpyDeviceToHost));
   EXACTVMAF_CUDA_CHECK(cudaMemcpy(undecided, d_undecided.get(), n, cudaMemcpyDeviceToHost));
@@ -359,19 +412,22 @@ DeviceCheckCounts device_pair_values(unsigned bpc, bool use_table8, const std::u
 }
 
 DeviceCheckCounts device_lab_values(unsigned bpc, std::uint64_t first, std::size_t n, float* lab,
-                                    std::uint8_t* undecided) {
+                                    std::uint8_t* undecided, bool fp64_free) {
   cuda::DeviceBuffer<float> d_lab(3 * n);
   cuda::DeviceBuffer<std::uint8_t> d_undecided(n);
   const unsigned blocks = std::max(1u, std::min(4u * kTargetBlocks, blocks_for(static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)), kThreads)));
-  lab_kernel<<<blocks, kThreads>>>(bpc, first, n, lab_scale(bpc), d_lab.get(), d_undecided.get());
+  if (fp64_free)
+    lab_kernel<Sf64Math><<<blocks, kThreads>>>(bpc, first, n, lab_scale(bpc), d_lab.get(), d_undecided.get());
+  else
+    lab_kernel<FastMath><<<blocks, kThreads>>>(bpc, first, n, lab_scale(bpc), d_lab.get(), d_undecided.get());
   EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   EXACTVMAF_CUDA_CHECK(cudaMemcpy(lab, d_lab.get(), sizeof(float) * 3 * n, cudaMemcpyDeviceToHost));
   EXACTVMAF_CUDA_CHECK(cudaMemcpy(undecided, d_undecided.get(), n, cudaMemcpyDeviceToHost));
   return {count_set(undecided, n)};
 }
 
-std::uint64_t device_lab_table8(float* lab) {
-  const std::shared_ptr<DeviceTable8> t = acquire_table8(nullptr);
+std::uint64_t device_lab_table8(float* lab, bool fp64_free) {
+  const std::shared_ptr<DeviceTable8> t = acquire_table8(nullptr, fp64_free);
   std::vector<float4> host(kColours8);
   EXACTVMAF_CUDA_CHECK(cudaMemcpy(host.data(), t->data.get(), sizeof(float4) * kColours8, cudaMemcpyDeviceToHost));
   for (std::size_t c = 0; c < kColours8; ++c) {

@@ -1,5 +1,6 @@
 // ciede on the CUDA backend (ciede_cuda.cu). Per pixel the device runs
-// ciede_math.hpp with FastMath; a pixel whose function call was undecided is
+// ciede_math.hpp with FastMath (or, with --device_fp64 off, Sf64Math: R's
+// doubles in integer arithmetic, no fp64 instruction); a pixel whose function call was undecided is
 // left out of the device's exact sum and queued; finish() replays the queued
 // pixels with HostMath on the host, adds them to the exact sum, and runs the
 // CPU's tail. 8-bit input takes Lab from a device table of all 2^24 colours,
@@ -26,17 +27,18 @@ struct DeviceCheckCounts {
 // ref y u v, dist y u v): values[i], and undecided[i] = 1 where the device
 // could not decide (values[i] is then not R's). use_table8: 8-bit colours
 // through the device Lab table (as the worker), else Lab per pixel.
+// fp64_free: the fp32pair variant's kernels (Sf64Math).
 DeviceCheckCounts device_pair_values(unsigned bpc, bool use_table8, const std::uint16_t* pairs, std::size_t n,
-                                     float* values, std::uint8_t* undecided);
+                                     float* values, std::uint8_t* undecided, bool fp64_free = false);
 
 // The device's Lab (FastMath) of the colours first .. first + n - 1 of a bit
 // depth, colour c = (y << 2b) | (u << b) | v: lab[3 i .. 3 i + 2] = L, a, b.
 DeviceCheckCounts device_lab_values(unsigned bpc, std::uint64_t first, std::size_t n, float* lab,
-                                    std::uint8_t* undecided);
+                                    std::uint8_t* undecided, bool fp64_free = false);
 
 // The worker's 8-bit device table after the host fix, copied back:
 // lab[3 c .. 3 c + 2] for c = colour_index8(y, u, v). Returns the number of
 // entries the host fixed.
-std::uint64_t device_lab_table8(float* lab);
+std::uint64_t device_lab_table8(float* lab, bool fp64_free = false);
 
 }  // namespace exactvmaf::ciede

@@ -18,6 +18,10 @@
 // carried to the float store they feed; where round_to_float cannot decide
 // that store from the bound, R's function decides ("shortcuts under a
 // rounding test" below; HostMathNoShortcuts turns them off for the tests).
+// R's doubles are of the type T = M::real: double, or Sf64 (numeric/sf64.hpp,
+// binary64 in integer arithmetic) in the variant without fp64 (Sf64Math),
+// which runs the same statements and so gives the same bits wherever it
+// decides (docs/fp64-free.md).
 #pragma once
 #include <cstdint>
 
@@ -29,24 +33,24 @@
 #include "numeric/dd.hpp"
 #include "numeric/hd.hpp"
 #include "numeric/rmath_policy.hpp"
+#include "numeric/sf64.hpp"
 #include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::ciede {
 
 // ---- elementary functions ---------------------------------------------------
 
-EXACTVMAF_HD_INLINE double sqrt_f64(double x) {
-#if EXACTVMAF_DEVICE_CODE
-  return __dsqrt_rn(x);
-#else
-  return __builtin_sqrt(x);  // IEEE square root (sqrtsd)
-#endif
-}
+using rmath::f32_of;
+using rmath::i32_of;
+using rmath::of_u64;
+using rmath::sqrt_of;  // IEEE square root of a double or an Sf64
+using rmath::Sf64;
 
 // R's functions (src/numeric/rmath_policy.hpp). The shortcuts below (x^7
 // as a dd product, plain-double sin/cos/exp/atan2 under a rounding test) give
 // R's values; HostMathNoShortcuts leaves them out, as the tests' oracle.
 struct HostMath : rmath::HostMathPolicy {
+  using real = double;
   static constexpr bool kShortcuts = true;
 };
 
@@ -58,8 +62,35 @@ struct HostMathNoShortcuts : HostMath {
 // The fast paths only (host and device): after an undecided call the
 // sample's value is not R's and must be recomputed with HostMath.
 struct FastMath : rmath::FastMathPolicy {
+  using real = double;
   static constexpr bool kShortcuts = true;
 };
+
+// No fp64 at all (the fp32pair device variant, and the CPU's emulation of
+// it): R's doubles as Sf64, the shortcuts only. A call that would need R's
+// function marks the sample undecided (its value is then not R's: the host
+// recomputes it with HostMath).
+struct Sf64Math {
+  using real = Sf64;
+  static constexpr bool kShortcuts = true;
+  bool undecided = false;
+  EXACTVMAF_HD_INLINE Sf64 none() {
+    undecided = true;
+    return Sf64{};
+  }
+  EXACTVMAF_HD_INLINE Sf64 exp_f64(Sf64) { return none(); }
+  EXACTVMAF_HD_INLINE Sf64 pow_f64(Sf64, Sf64) { return none(); }
+  EXACTVMAF_HD_INLINE float powf_f32(float, float) {
+    undecided = true;
+    return 0.0f;
+  }
+  EXACTVMAF_HD_INLINE Sf64 sin_f64(Sf64) { return none(); }
+  EXACTVMAF_HD_INLINE Sf64 cos_f64(Sf64) { return none(); }
+  EXACTVMAF_HD_INLINE Sf64 atan2_f64(Sf64, Sf64) { return none(); }
+};
+
+template <class M>
+using real_of = typename M::real;
 
 // x^7 for a float x, the two powers the formula takes (pow(c_bar, 7) in
 // double, powf(c, 7) in float), without exp/log: x^2 is exact in double (48
@@ -68,31 +99,38 @@ struct FastMath : rmath::FastMathPolicy {
 // (dd.hpp). cr_round.hpp's tests then give the correctly rounded result or
 // "undecided", in which case the policy's pow decides (R's value either way).
 // Range: x in [2^-60, 2^60] keeps every product and error term normal.
-EXACTVMAF_HD_INLINE dd::DD pow7_dd(double x) {
-  const double x2 = x * x;  // exact: x is a float
-  const dd::DD x3 = dd::two_prod(x2, x);
-  const dd::DD x4 = dd::two_sqr(x2);
+template <class T>
+EXACTVMAF_HD_INLINE dd::DDOf<T> pow7_dd(T x) {
+  const T x2 = x * x;  // exact: x is a float
+  const dd::DDOf<T> x3 = dd::two_prod(x2, x);
+  const dd::DDOf<T> x4 = dd::two_sqr(x2);
   return dd::mul(x3, x4);
 }
 
-// pow(x, 7) of a float x, correctly rounded to double.
+// pow(x, 7) of a float x, correctly rounded to double. pow(+-0, 7) = +-0
+// (an odd integer power).
 template <class M>
-EXACTVMAF_HD_INLINE double pow7_f64(float x, M& m) {
-  const double xd = static_cast<double>(x);
+EXACTVMAF_HD_INLINE real_of<M> pow7_f64(float x, M& m) {
+  using T = real_of<M>;
+  const T xd = T(x);
+  if (M::kShortcuts && xd == 0.0) return xd;
   if (M::kShortcuts && xd >= 0x1p-60 && xd <= 0x1p60) {
-    const dd::DD p = pow7_dd(xd);
-    double r = 0.0;
+    const dd::DDOf<T> p = pow7_dd(xd);
+    T r{};
     if (rmath::detail::round_to_double(p.hi, p.lo, 0x1p-102 * p.hi, &r)) return r;
   }
-  return m.pow_f64(xd, 7.0);
+  return m.pow_f64(xd, T(7.0));
 }
 
-// powf(x, 7), correctly rounded to float; [2^-18, 2^18] keeps x^7 a normal float.
+// powf(x, 7), correctly rounded to float; [2^-18, 2^18] keeps x^7 a normal
+// float; powf(+-0, 7) = +-0.
 template <class M>
 EXACTVMAF_HD_INLINE float powf7_f32(float x, M& m) {
-  const double xd = static_cast<double>(x);
+  using T = real_of<M>;
+  const T xd = T(x);
+  if (M::kShortcuts && x == 0.0f) return x;
   if (M::kShortcuts && xd >= 0x1p-18 && xd <= 0x1p18) {
-    const dd::DD p = pow7_dd(xd);
+    const dd::DDOf<T> p = pow7_dd(xd);
     float r = 0.0f;
     if (rmath::detail::round_to_float(p.hi, p.lo, 0x1p-102 * p.hi, &r)) return r;
   }
@@ -103,6 +141,7 @@ EXACTVMAF_HD_INLINE float powf7_f32(float x, M& m) {
 
 inline constexpr double kPi = 3.14159265358979323846;  // M_PI
 inline constexpr double kTwoPi = 2. * kPi;
+inline constexpr double kPiOver2 = kPi / 2.0;  // exact: RN(pi) / 2
 inline constexpr double kPiOver6 = kPi / 6.0;
 inline constexpr double kPiOver30 = kPi / 30.0;
 inline constexpr double kSevenPiOver20 = 7.0 * kPi / 20.0;  // (7.0 * M_PI) / 20.0
@@ -126,37 +165,42 @@ EXACTVMAF_HD_INLINE float f(double x) { return static_cast<float>(x); }
 // k P1 and k P2 are exact for |k| < 2^6; P3 within 2^-122 of the rest); the
 // three subtractions and k P3 leave |r - r_true| < 2^-51 with |r| < 0.8, and
 // r == x exactly when k == 0.
+template <class T>
 struct ReducedPio2 {
-  double r;
+  T r;
   int k;
 };
-EXACTVMAF_HD_INLINE ReducedPio2 reduce_pio2_approx(double x) {
+template <class T>
+EXACTVMAF_HD_INLINE ReducedPio2<T> reduce_pio2_approx(T x) {
   constexpr double kTwoOverPi = 0.63661977236758138243;
   constexpr double P1 = 0x1.921fb544p0;         // pi/2, first 33 bits
   constexpr double P2 = 0x1.0b4611a6p-34;       // next 33 bits
   constexpr double P3 = 0x1.3198a2e037073p-69;  // the rest, rounded
   constexpr double kShift = 0x1.8p52;           // (y + kShift) - kShift rounds y to an integer
-  const double kd = (x * kTwoOverPi + kShift) - kShift;
-  return {((x - kd * P1) - kd * P2) - kd * P3, static_cast<int>(kd)};
+  const T kd = (x * kTwoOverPi + kShift) - kShift;
+  return {((x - kd * P1) - kd * P2) - kd * P3, i32_of(kd)};
 }
 
 // Taylor polynomials in z = r^2 for |r| < 0.8: cos through r^16, sin through
 // r^17 (truncation < 2^-58); Horner's roundings, z's and the coefficients'
 // add < 2^-51.5 absolute for cos and < 2^-51.4 relative for sin.
-EXACTVMAF_HD_INLINE double cos_poly(double z) {
+template <class T>
+EXACTVMAF_HD_INLINE T cos_poly(T z) {
   return 1.0 + z * (-0.5 + z * (1.0 / 24.0 + z * (-1.0 / 720.0 + z * (1.0 / 40320.0 + z * (-1.0 / 3628800.0 +
                z * (1.0 / 479001600.0 + z * (-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0))))))));
 }
-EXACTVMAF_HD_INLINE double sin_poly(double r, double z) {
+template <class T>
+EXACTVMAF_HD_INLINE T sin_poly(T r, T z) {
   return r * (1.0 + z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0 + z * (1.0 / 362880.0 + z * (-1.0 / 39916800.0 +
                z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0 + z * (1.0 / 355687428096000.0)))))))));
 }
 
 // cos(x), |x| < 64: absolute error below 2^-50 (reduction 2^-51, polynomial
 // 2^-51.5; cos is 1-Lipschitz). Tests: CiedeSpeed.TrigApprox*.
-EXACTVMAF_HD_INLINE double cos_approx(double x) {
-  const ReducedPio2 t = reduce_pio2_approx(x);
-  const double z = t.r * t.r;
+template <class T>
+EXACTVMAF_HD_INLINE T cos_approx(T x) {
+  const ReducedPio2<T> t = reduce_pio2_approx(x);
+  const T z = t.r * t.r;
   switch (t.k & 3) {
     case 0: return cos_poly(z);
     case 1: return -sin_poly(t.r, z);
@@ -167,9 +211,10 @@ EXACTVMAF_HD_INLINE double cos_approx(double x) {
 
 // sin(x), |x| <= 1.6: relative error below 2^-49.5 (k == 0: r == x, only the
 // polynomial's 2^-51.4; k == +-1: +-cos(r) >= 0.69 with absolute error 2^-50).
-EXACTVMAF_HD_INLINE double sin_approx(double x) {
-  const ReducedPio2 t = reduce_pio2_approx(x);
-  const double z = t.r * t.r;
+template <class T>
+EXACTVMAF_HD_INLINE T sin_approx(T x) {
+  const ReducedPio2<T> t = reduce_pio2_approx(x);
+  const T z = t.r * t.r;
   if (t.k == 0) return sin_poly(t.r, z);
   return t.k > 0 ? cos_poly(z) : -cos_poly(z);
 }
@@ -178,18 +223,24 @@ EXACTVMAF_HD_INLINE double sin_approx(double x) {
 // ln2 = L1 + L2 (L1 of 32 bits: k L1 exact for |k| < 2^21), |r| < 0.35,
 // |r - r_true| < 2^-52.9; Taylor through r^14 (truncation < 2^-62 relative),
 // Horner < 2^-50.9 relative; 2^k exact (normal range).
-EXACTVMAF_HD_INLINE double exp_approx(double x) {
+template <class T>
+EXACTVMAF_HD_INLINE T pow2_of(int e) {  // 2^e, -1022 <= e <= 1023, from its bits
+  return of_u64<T>(static_cast<std::uint64_t>(e + 1023) << 52);
+}
+
+template <class T>
+EXACTVMAF_HD_INLINE T exp_approx(T x) {
   constexpr double kInvLn2 = 1.44269504088896338700;
   constexpr double L1 = 0x1.62e42feep-1;          // ln 2, first 32 bits
   constexpr double L2 = 0x1.a39ef35793c76p-33;    // the rest, rounded
   constexpr double kShift = 0x1.8p52;
-  const double kd = (x * kInvLn2 + kShift) - kShift;
-  const double r = (x - kd * L1) - kd * L2;
-  const double p =
+  const T kd = (x * kInvLn2 + kShift) - kShift;
+  const T r = (x - kd * L1) - kd * L2;
+  const T p =
       1.0 + r * (1.0 + r * (1.0 / 2.0 + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0 +
       r * (1.0 / 5040.0 + r * (1.0 / 40320.0 + r * (1.0 / 362880.0 + r * (1.0 / 3628800.0 + r * (1.0 / 39916800.0 +
       r * (1.0 / 479001600.0 + r * (1.0 / 6227020800.0 + r * (1.0 / 87178291200.0))))))))))))));
-  return p * dd::pow2i(static_cast<int>(kd));
+  return p * pow2_of<T>(i32_of(kd));
 }
 
 // ln(x) for normal x > 0: absolute error below 2^-51.6 + 2^-53 |ln x|.
@@ -198,28 +249,30 @@ EXACTVMAF_HD_INLINE double exp_approx(double x) {
 // 2 atanh(s) by its series through s^21 (truncation < 2^-62; Horner and s:
 // below 2^-50.6 relative, 2^-52.1 absolute); e ln2 = e L1 (exact) + e L2;
 // the two additions round within 2^-53 |ln x| plus 2^-54.
-EXACTVMAF_HD_INLINE double ln_approx(double x) {
+template <class T>
+EXACTVMAF_HD_INLINE T ln_approx(T x) {
   constexpr double L1 = 0x1.62e42feep-1, L2 = 0x1.a39ef35793c76p-33;
-  std::uint64_t bits = dd::bits_of(x);
+  std::uint64_t bits = rmath::u64_of(x);
   int e = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
-  double m = dd::double_from_bits((bits & 0x000fffffffffffffull) | 0x3ff0000000000000ull);  // [1, 2)
+  T m = of_u64<T>((bits & 0x000fffffffffffffull) | 0x3ff0000000000000ull);  // [1, 2)
   if (m > 1.4142135623730951) {
-    m *= 0.5;
+    m = m * 0.5;
     ++e;
   }
-  const double sv = (m - 1.0) / (m + 1.0);
-  const double s2 = sv * sv;
-  const double lnm =
+  const T sv = (m - 1.0) / (m + 1.0);
+  const T s2 = sv * sv;
+  const T lnm =
       sv * (2.0 + s2 * (2.0 / 3.0 + s2 * (2.0 / 5.0 + s2 * (2.0 / 7.0 + s2 * (2.0 / 9.0 + s2 * (2.0 / 11.0 + s2 * (2.0 / 13.0 +
       s2 * (2.0 / 15.0 + s2 * (2.0 / 17.0 + s2 * (2.0 / 19.0 + s2 * (2.0 / 21.0)))))))))));
-  const double ed = static_cast<double>(e);
+  const T ed = T(e);
   return ed * L1 + (ed * L2 + lnm);
 }
 
 // pow(x, y) for normal x > 0 and |y ln x| <= 12: relative error below
 // |y| (2^-51.6 + 2^-53 |ln x|) + 2^-53 |y ln x| (t = y ln x) + 2^-50.5
 // (exp) + 2^-60; the caller states the bound for its arguments.
-EXACTVMAF_HD_INLINE double pow_approx(double x, double y) { return exp_approx(y * ln_approx(x)); }
+template <class T>
+EXACTVMAF_HD_INLINE T pow_approx(T x, double y) { return exp_approx(y * ln_approx(x)); }
 
 // atan(j / 16), j = 0..16, correctly rounded (test: CiedeSpeed.AtanTable
 // compares them with cr_atan2(j, 16)). Device code reads its own copy.
@@ -232,12 +285,18 @@ inline constexpr double kAtanTable[17] = EXACTVMAF_CIEDE_ATAN_TABLE;
 #if defined(__CUDACC__)
 static __device__ const double kAtanTableDevice[17] = EXACTVMAF_CIEDE_ATAN_TABLE;
 #endif
-EXACTVMAF_HD_INLINE double atan_table(int j) {
+// The Sf64 variant reads the entries' bits as integers (no fp64 load).
+template <class T>
+EXACTVMAF_HD_INLINE T atan_table(int j) {
 #if EXACTVMAF_DEVICE_CODE
-  return kAtanTableDevice[j];
+  const double* table = kAtanTableDevice;
 #else
-  return kAtanTable[j];
+  const double* table = kAtanTable;
 #endif
+  if constexpr (std::is_same_v<T, Sf64>)
+    return Sf64::from_bits(reinterpret_cast<const std::uint64_t*>(table)[j]);
+  else
+    return table[j];
 }
 
 // atan2(y, x) for finite non-zero x and y with min(|x|,|y|) / max(...) >=
@@ -249,57 +308,72 @@ EXACTVMAF_HD_INLINE double atan_table(int j) {
 // the sum < 2^-53.3: atan(q) within 2^-51. Then pi/2 - a and pi - a (the
 // constants within 2^-53.6 and 2^-52.6, the roundings 2^-52.3 and 2^-51.35):
 // below 2^-49.5 on [-pi, pi].
-EXACTVMAF_HD_INLINE double atan2_approx(double y, double x) {
+template <class T>
+EXACTVMAF_HD_INLINE T atan2_approx(T y, T x) {
   constexpr double kPio2 = 0x1.921fb54442d18p+0, kPiD = 0x1.921fb54442d18p+1;
-  const double ay = y < 0.0 ? -y : y, ax = x < 0.0 ? -x : x;
+  const T ay = y < 0.0 ? -y : y, ax = x < 0.0 ? -x : x;
   const bool swap = ay > ax;
-  const double q = swap ? ax / ay : ay / ax;
-  const int j = static_cast<int>(q * 16.0 + 0.5);
-  const double c = static_cast<double>(j) * 0.0625;
-  const double t = (q - c) / (1.0 + q * c);
-  const double t2 = t * t;
-  const double at = t * (1.0 + t2 * (-1.0 / 3.0 + t2 * (1.0 / 5.0 + t2 * (-1.0 / 7.0 + t2 * (1.0 / 9.0 + t2 * (-1.0 / 11.0))))));
-  double a = atan_table(j) + at;
+  const T q = swap ? ax / ay : ay / ax;
+  const int j = i32_of(q * 16.0 + 0.5);
+  const T c = T(j) * 0.0625;
+  const T t = (q - c) / (1.0 + q * c);
+  const T t2 = t * t;
+  const T at = t * (1.0 + t2 * (-1.0 / 3.0 + t2 * (1.0 / 5.0 + t2 * (-1.0 / 7.0 + t2 * (1.0 / 9.0 + t2 * (-1.0 / 11.0))))));
+  T a = atan_table<T>(j) + at;
   if (swap) a = kPio2 - a;
   if (x < 0.0) a = kPiD - a;
   return y < 0.0 ? -a : a;
 }
 
-// f(atan2(y, x)) as R computes it.
+// f(atan2(y, x)) as R computes it. A zero argument (one of them) has C's
+// exact values: atan2(+-0, x > 0) = +-0, atan2(+-0, x < 0) = +-RN(pi),
+// atan2(y != 0, +-0) = +-RN(pi)/2 with y's sign.
 template <class M>
-EXACTVMAF_HD_INLINE float atan2_to_float(double y, double x, M& m) {
-  const double ay = y < 0.0 ? -y : y, ax = x < 0.0 ? -x : x;
+EXACTVMAF_HD_INLINE float atan2_to_float(real_of<M> y, real_of<M> x, M& m) {
+  using T = real_of<M>;
+  const T ay = y < 0.0 ? -y : y, ax = x < 0.0 ? -x : x;
   if (M::kShortcuts && ay > 0.0 && ax > 0.0 && ay < 0x1p500 && ax < 0x1p500 && ay > 0x1p-500 && ax > 0x1p-500) {
-    const double v = atan2_approx(y, x);
+    const T v = atan2_approx(y, x);
     float out = 0.0f;
-    if (rmath::detail::round_to_float(v, 0.0, 0x1p-46, &out)) return out;
+    if (rmath::detail::round_to_float(v, T(0.0), T(0x1p-46), &out)) return out;
   }
-  return f(m.atan2_f64(y, x));
+  if (M::kShortcuts && (ay == 0.0) != (ax == 0.0) && ay < 0x1p1000 && ax < 0x1p1000) {
+    const bool y_neg = (rmath::u64_of(y) >> 63) != 0;
+    if (ax == 0.0) return y_neg ? -f32_of(T(kPiOver2)) : f32_of(T(kPiOver2));
+    if (x > 0.0) return f32_of(y);
+    return y_neg ? -f32_of(T(kPi)) : f32_of(T(kPi));
+  }
+  return f32_of(m.atan2_f64(y, x));
 }
 
 // f(a * sin(x)) as R computes it (a a double, the sine R's). With the
 // approximation, |v - v_R| < |v| (2^-49.3 + 2 * 2^-53) < |v| 2^-49; the test
 // uses 2^-46. Zero products go to R's path (their sign is R's business).
+// A zero a or x gives the signed zero a * x (sin(+-0) = +-0, and sin(x) has
+// x's sign on [-1.6, 1.6]).
 template <class M>
-EXACTVMAF_HD_INLINE float mul_sin_to_float(double a, double x, M& m) {
+EXACTVMAF_HD_INLINE float mul_sin_to_float(real_of<M> a, real_of<M> x, M& m) {
+  using T = real_of<M>;
   if (M::kShortcuts && x >= -1.6 && x <= 1.6) {
-    const double v = a * sin_approx(x);
-    const double av = v < 0.0 ? -v : v;
+    if ((a == 0.0 || x == 0.0) && a < 0x1p1000 && a > -0x1p1000) return f32_of(a * x);
+    const T v = a * sin_approx(x);
+    const T av = v < 0.0 ? -v : v;
     float out = 0.0f;
-    if (av > 0x1p-900 && av < 0x1p100 && rmath::detail::round_to_float(v, 0.0, av * 0x1p-46, &out)) return out;
+    if (av > 0x1p-900 && av < 0x1p100 && rmath::detail::round_to_float(v, T(0.0), av * 0x1p-46, &out)) return out;
   }
-  return f(a * m.sin_f64(x));
+  return f32_of(a * m.sin_f64(x));
 }
 
 // f(60.0 * exp(x)) as R computes it, for x = -degrees^2.
 template <class M>
-EXACTVMAF_HD_INLINE float sixty_exp_to_float(double x, M& m) {
+EXACTVMAF_HD_INLINE float sixty_exp_to_float(real_of<M> x, M& m) {
+  using T = real_of<M>;
   if (M::kShortcuts && x >= -700.0 && x <= 0.0) {
-    const double v = 60.0 * exp_approx(x);  // |v - v_R| < v (2^-50.5 + 2 * 2^-53) < v 2^-49.5
+    const T v = 60.0 * exp_approx(x);  // |v - v_R| < v (2^-50.5 + 2 * 2^-53) < v 2^-49.5
     float out = 0.0f;
-    if (rmath::detail::round_to_float(v, 0.0, v * 0x1p-46, &out)) return out;
+    if (rmath::detail::round_to_float(v, T(0.0), v * 0x1p-46, &out)) return out;
   }
-  return f(60.0 * m.exp_f64(x));
+  return f32_of(60.0 * m.exp_f64(x));
 }
 
 // ---- YUV -> Lab -------------------------------------------------------------
@@ -309,60 +383,64 @@ struct Lab {
 };
 
 // Offsets and scales of get_lab_color for a bit depth (scale = 1 << (bpc - 8)).
-struct LabScale {
-  double y_offset, c_offset;  // 16 * scale, 128 * scale
-  double y_mul, c_mul;        // 1. / (219. * scale), 1. / (224. * scale)
+template <class T>
+struct LabScaleOf {
+  T y_offset, c_offset;  // 16 * scale, 128 * scale
+  T y_mul, c_mul;        // 1. / (219. * scale), 1. / (224. * scale)
 };
+using LabScale = LabScaleOf<double>;
 
-EXACTVMAF_HD_INLINE LabScale lab_scale(unsigned bpc) {
-  const double scale = static_cast<double>(1u << (bpc - 8));
+template <class T = double>
+EXACTVMAF_HD_INLINE LabScaleOf<T> lab_scale(unsigned bpc) {
+  const T scale = T(1u << (bpc - 8));
   return {16. * scale, 128. * scale, 1. / (219. * scale), 1. / (224. * scale)};
 }
 
-template <class M>
-EXACTVMAF_HD_INLINE double rgb_to_xyz_map(double c, M& m) {
+template <class T, class M>
+EXACTVMAF_HD_INLINE T rgb_to_xyz_map(T c, M& m) {
   constexpr double kThreshold = 10. / 255.;
   if (c > kThreshold) {
     constexpr double A = 0.055;
     constexpr double D = 1.0 / 1.055;
-    return m.pow_f64((c + A) * D, 2.4);
+    return m.pow_f64((c + A) * D, T(2.4));
   }
   constexpr double D = 1.0 / 12.92;
   return c * D;
 }
 
-template <class M>
-EXACTVMAF_HD_INLINE float xyz_to_lab_map(double c, M& m) {
+template <class T, class M>
+EXACTVMAF_HD_INLINE float xyz_to_lab_map(T c, M& m) {
   constexpr double kKappa = 24389.0 / 27.0;
   constexpr double kEpsilon = 216.0 / 24389.0;
-  if (c > kEpsilon) return f(m.pow_f64(c, 1.0 / 3.0));
-  return f((kKappa * c + 16.0) * (1.0 / 116.0));
+  if (c > kEpsilon) return f32_of(m.pow_f64(c, T(1.0 / 3.0)));
+  return f32_of((kKappa * c + 16.0) * (1.0 / 116.0));
 }
 
 // get_lab_color with integer samples (upstream converts them to float and
 // then to double: both exact), with R's functions for every call.
 template <class M>
-EXACTVMAF_HD_INLINE Lab lab_from_yuv_r(unsigned y_sample, unsigned u_sample, unsigned v_sample, const LabScale& s,
-                                       M& m) {
-  const double y = (static_cast<double>(y_sample) - s.y_offset) * s.y_mul;
-  const double u = (static_cast<double>(u_sample) - s.c_offset) * s.c_mul;
-  const double v = (static_cast<double>(v_sample) - s.c_offset) * s.c_mul;
+EXACTVMAF_HD_INLINE Lab lab_from_yuv_r(unsigned y_sample, unsigned u_sample, unsigned v_sample,
+                                       const LabScaleOf<real_of<M>>& s, M& m) {
+  using T = real_of<M>;
+  const T y = (T(y_sample) - s.y_offset) * s.y_mul;
+  const T u = (T(u_sample) - s.c_offset) * s.c_mul;
+  const T v = (T(v_sample) - s.c_offset) * s.c_mul;
 
-  double r = y + 1.28033 * v;
-  double g = y - 0.21482 * u - 0.38059 * v;
-  double b = y + 2.12798 * u;
+  T r = y + 1.28033 * v;
+  T g = y - 0.21482 * u - 0.38059 * v;
+  T b = y + 2.12798 * u;
   r = rgb_to_xyz_map(r, m);
   g = rgb_to_xyz_map(g, m);
   b = rgb_to_xyz_map(b, m);
 
-  const double x = r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894;
-  const double yy = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
-  const double z = r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677;
+  const T x = r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894;
+  const T yy = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
+  const T z = r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677;
 
-  const double lx = d(xyz_to_lab_map(x * (1.0 / 0.95047), m));
-  const double ly = d(xyz_to_lab_map(yy, m));
-  const double lz = d(xyz_to_lab_map(z * (1.0 / 1.08883), m));
-  return {f((116.0 * ly) - 16.0), f(500.0 * (lx - ly)), f(200.0 * (ly - lz))};
+  const T lx = T(xyz_to_lab_map(x * (1.0 / 0.95047), m));
+  const T ly = T(xyz_to_lab_map(yy, m));
+  const T lz = T(xyz_to_lab_map(z * (1.0 / 1.08883), m));
+  return {f32_of((116.0 * ly) - 16.0), f32_of(500.0 * (lx - ly)), f32_of(200.0 * (ly - lz))};
 }
 
 // The same with pow_approx and error bounds carried to the three float
@@ -389,76 +467,79 @@ namespace lab_shortcut {
 inline constexpr double kKappa = 24389.0 / 27.0, kEpsilon = 216.0 / 24389.0;
 
 // One linear RGB value and its bound against R's.
-EXACTVMAF_HD_INLINE double linear(double c, double* err) {
+template <class T>
+EXACTVMAF_HD_INLINE T linear(T c, T* err) {
   constexpr double kThreshold = 10. / 255.;
   if (c > kThreshold) {
     constexpr double A = 0.055;
     constexpr double D = 1.0 / 1.055;
-    const double v = pow_approx((c + A) * D, 2.4);
+    const T v = pow_approx((c + A) * D, 2.4);
     *err = v * 0x1p-47;
     return v;
   }
   constexpr double D = 1.0 / 12.92;
-  *err = 0.0;
+  *err = T(0.0);
   return c * D;
 }
 
 // xyz_to_lab_map's float for an argument within err of R's.
-EXACTVMAF_HD_INLINE bool lab_map(double c, double err, float* out) {
-  const double lo = c - err, hi = c + err;
+template <class T>
+EXACTVMAF_HD_INLINE bool lab_map(T c, T err, float* out) {
+  const T lo = c - err, hi = c + err;
   if (lo > kEpsilon) {
     if (c > 8.0) return false;
-    const double v = pow_approx(c, 1.0 / 3.0);
-    const double rel = (err / c) * (1.0 / 3.0) * 1.01 + 0x1p-49 + 0x1p-53;
-    return rmath::detail::round_to_float(v, 0.0, 4.0 * v * rel, out);
+    const T v = pow_approx(c, 1.0 / 3.0);
+    const T rel = (err / c) * (1.0 / 3.0) * 1.01 + 0x1p-49 + 0x1p-53;
+    return rmath::detail::round_to_float(v, T(0.0), 4.0 * v * rel, out);
   }
   if (hi <= kEpsilon) {
-    const double v = (kKappa * c + 16.0) * (1.0 / 116.0);
-    const double mag = (kKappa * (c < 0.0 ? -c : c) + 16.0) * (1.0 / 116.0);
-    const double e = (kKappa / 116.0) * err * 1.01 + 6.0 * 0x1p-53 * mag * 1.01;
-    return rmath::detail::round_to_float(v, 0.0, 4.0 * e + 0x1p-1000, out);
+    const T v = (kKappa * c + 16.0) * (1.0 / 116.0);
+    const T mag = (kKappa * (c < 0.0 ? -c : c) + 16.0) * (1.0 / 116.0);
+    const T e = (kKappa / 116.0) * err * 1.01 + 6.0 * 0x1p-53 * mag * 1.01;
+    return rmath::detail::round_to_float(v, T(0.0), 4.0 * e + 0x1p-1000, out);
   }
   return false;
 }
 }  // namespace lab_shortcut
 
+template <class T>
 EXACTVMAF_HD_INLINE bool lab_from_yuv_shortcut(unsigned y_sample, unsigned u_sample, unsigned v_sample,
-                                               const LabScale& s, Lab* out) {
-  const double y = (static_cast<double>(y_sample) - s.y_offset) * s.y_mul;
-  const double u = (static_cast<double>(u_sample) - s.c_offset) * s.c_mul;
-  const double v = (static_cast<double>(v_sample) - s.c_offset) * s.c_mul;
-  const double rc = y + 1.28033 * v;
-  const double gc = y - 0.21482 * u - 0.38059 * v;
-  const double bc = y + 2.12798 * u;
-  double er = 0.0, eg = 0.0, eb = 0.0;
-  const double r = lab_shortcut::linear(rc, &er);
-  const double g = lab_shortcut::linear(gc, &eg);
-  const double b = lab_shortcut::linear(bc, &eb);
-  const double ar = r < 0.0 ? -r : r, ag = g < 0.0 ? -g : g, ab = b < 0.0 ? -b : b;
+                                               const LabScaleOf<T>& s, Lab* out) {
+  const T y = (T(y_sample) - s.y_offset) * s.y_mul;
+  const T u = (T(u_sample) - s.c_offset) * s.c_mul;
+  const T v = (T(v_sample) - s.c_offset) * s.c_mul;
+  const T rc = y + 1.28033 * v;
+  const T gc = y - 0.21482 * u - 0.38059 * v;
+  const T bc = y + 2.12798 * u;
+  T er{}, eg{}, eb{};
+  const T r = lab_shortcut::linear(rc, &er);
+  const T g = lab_shortcut::linear(gc, &eg);
+  const T b = lab_shortcut::linear(bc, &eb);
+  const T ar = r < 0.0 ? -r : r, ag = g < 0.0 ? -g : g, ab = b < 0.0 ? -b : b;
 
-  const double x = r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894;
-  const double yy = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
-  const double z = r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677;
-  const double ex = 0.4124564390896921 * er + 0.357576077643909 * eg + 0.18043748326639894 * eb +
+  const T x = r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894;
+  const T yy = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
+  const T z = r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677;
+  const T ex = 0.4124564390896921 * er + 0.357576077643909 * eg + 0.18043748326639894 * eb +
                     6.0 * 0x1p-53 * (0.4124564390896921 * ar + 0.357576077643909 * ag + 0.18043748326639894 * ab);
-  const double ey = 0.21267285140562248 * er + 0.715152155287818 * eg + 0.07217499330655958 * eb +
+  const T ey = 0.21267285140562248 * er + 0.715152155287818 * eg + 0.07217499330655958 * eb +
                     6.0 * 0x1p-53 * (0.21267285140562248 * ar + 0.715152155287818 * ag + 0.07217499330655958 * ab);
-  const double ez = 0.019333895582329317 * er + 0.119192025881303 * eg + 0.9503040785363677 * eb +
+  const T ez = 0.019333895582329317 * er + 0.119192025881303 * eg + 0.9503040785363677 * eb +
                     6.0 * 0x1p-53 * (0.019333895582329317 * ar + 0.119192025881303 * ag + 0.9503040785363677 * ab);
-  const double xs = x * (1.0 / 0.95047), zs = z * (1.0 / 1.08883);
-  const double axs = xs < 0.0 ? -xs : xs, azs = zs < 0.0 ? -zs : zs;
+  const T xs = x * (1.0 / 0.95047), zs = z * (1.0 / 1.08883);
+  const T axs = xs < 0.0 ? -xs : xs, azs = zs < 0.0 ? -zs : zs;
   float fx = 0.0f, fy = 0.0f, fz = 0.0f;
   if (!lab_shortcut::lab_map(xs, (ex * (1.0 / 0.95047) + 0x1p-52 * axs) * 1.01, &fx)) return false;
   if (!lab_shortcut::lab_map(yy, ey * 1.01, &fy)) return false;
   if (!lab_shortcut::lab_map(zs, (ez * (1.0 / 1.08883) + 0x1p-52 * azs) * 1.01, &fz)) return false;
-  const double lx = d(fx), ly = d(fy), lz = d(fz);
-  *out = {f((116.0 * ly) - 16.0), f(500.0 * (lx - ly)), f(200.0 * (ly - lz))};
+  const T lx = T(fx), ly = T(fy), lz = T(fz);
+  *out = {f32_of((116.0 * ly) - 16.0), f32_of(500.0 * (lx - ly)), f32_of(200.0 * (ly - lz))};
   return true;
 }
 
 template <class M>
-EXACTVMAF_HD_INLINE Lab lab_from_yuv(unsigned y_sample, unsigned u_sample, unsigned v_sample, const LabScale& s,
-                                     M& m) {
+EXACTVMAF_HD_INLINE Lab lab_from_yuv(unsigned y_sample, unsigned u_sample, unsigned v_sample,
+                                     const LabScaleOf<real_of<M>>& s, M& m) {
   if (M::kShortcuts) {
     Lab lab{};
     if (lab_from_yuv_shortcut(y_sample, u_sample, v_sample, s, &lab)) return lab;
@@ -485,33 +566,37 @@ inline constexpr std::uint32_t kColours8 = 1u << 24;
 
 template <class M>
 EXACTVMAF_HD_INLINE float h_prime(float x, float y, M& m) {
-  if ((d(x) == 0.0) && (d(y) == 0.0)) return 0.0f;
-  float hue_angle = atan2_to_float(d(x), d(y), m);
-  if (d(hue_angle) < 0.0) hue_angle = f(d(hue_angle) + kTwoPi);
+  using T = real_of<M>;
+  if ((T(x) == 0.0) && (T(y) == 0.0)) return 0.0f;
+  float hue_angle = atan2_to_float(T(x), T(y), m);
+  if (T(hue_angle) < 0.0) hue_angle = f32_of(T(hue_angle) + kTwoPi);
   return hue_angle;
 }
 
+template <class T>
 EXACTVMAF_HD_INLINE float delta_h_prime(float c1, float c2, float h_prime_1, float h_prime_2) {
-  if ((d(c1) == 0.0) || (d(c2) == 0.0)) return 0.0f;
+  if ((T(c1) == 0.0) || (T(c2) == 0.0)) return 0.0f;
   const float diff = h_prime_2 - h_prime_1;
   const float abs_diff = h_prime_1 - h_prime_2 < 0.0f ? -(h_prime_1 - h_prime_2) : h_prime_1 - h_prime_2;  // fabsf
-  if (d(abs_diff) <= kPi) return diff;
-  if (h_prime_2 <= h_prime_1) return f(d(diff) + kTwoPi);
-  return f(d(diff) - kTwoPi);
+  if (T(abs_diff) <= kPi) return diff;
+  if (h_prime_2 <= h_prime_1) return f32_of(T(diff) + kTwoPi);
+  return f32_of(T(diff) - kTwoPi);
 }
 
+template <class T>
 EXACTVMAF_HD_INLINE float upcase_h_bar_prime(float h_prime_1, float h_prime_2) {
-  const double diff = d(h_prime_1 - h_prime_2);  // float difference, then fabs in double
-  const double abs_diff = diff < 0.0 ? -diff : diff;
+  const T diff = T(h_prime_1 - h_prime_2);  // float difference, then fabs in double
+  const T abs_diff = diff < 0.0 ? -diff : diff;
   const float sum = h_prime_1 + h_prime_2;  // float (left operands first)
-  return abs_diff > kPi ? f((d(sum) + kTwoPi) / 2.0) : f(d(sum) / 2.0);
+  return abs_diff > kPi ? f32_of((T(sum) + kTwoPi) / 2.0) : f32_of(T(sum) / 2.0);
 }
 
 // T with R's correctly rounded cosines.
 template <class M>
 EXACTVMAF_HD_INLINE float upcase_t_r(float h_bar, M& m) {
-  const double h = d(h_bar);
-  return f(1.0 - 0.17 * m.cos_f64(h - kPiOver6) + 0.24 * m.cos_f64(2.0 * h) +
+  using T = real_of<M>;
+  const T h = T(h_bar);
+  return f32_of(1.0 - 0.17 * m.cos_f64(h - kPiOver6) + 0.24 * m.cos_f64(2.0 * h) +
            0.32 * m.cos_f64(3.0 * h + kPiOver30) - 0.20 * m.cos_f64(4.0 * h - kSevenPiOver20));
 }
 
@@ -523,27 +608,35 @@ EXACTVMAF_HD_INLINE float upcase_t_r(float h_bar, M& m) {
 // the calls) R's cosines decide.
 template <class M>
 EXACTVMAF_HD_INLINE float upcase_t(float h_bar, M& m) {
-  const double h = d(h_bar);
+  using T = real_of<M>;
+  const T h = T(h_bar);
   if (M::kShortcuts && h >= 0.0 && h < 12.0) {  // h_bar is in [0, 3 pi): arguments below 64
-    const double v = 1.0 - 0.17 * cos_approx(h - kPiOver6) + 0.24 * cos_approx(2.0 * h) +
+    const T v = 1.0 - 0.17 * cos_approx(h - kPiOver6) + 0.24 * cos_approx(2.0 * h) +
                      0.32 * cos_approx(3.0 * h + kPiOver30) - 0.20 * cos_approx(4.0 * h - kSevenPiOver20);
     float t = 0.0f;
-    if (rmath::detail::round_to_float(v, 0.0, 0x1p-44, &t)) return t;
+    if (rmath::detail::round_to_float(v, T(0.0), T(0x1p-44), &t)) return t;
   }
   return upcase_t_r(h_bar, m);
 }
 
-EXACTVMAF_HD_INLINE float radians_to_degrees(float radians) { return f(d(radians) * kRadToDeg); }
-EXACTVMAF_HD_INLINE float degrees_to_radians(float degrees) { return f(d(degrees) * kDegToRad); }
+template <class T>
+EXACTVMAF_HD_INLINE float radians_to_degrees(float radians) {
+  return f32_of(T(radians) * kRadToDeg);
+}
+template <class T>
+EXACTVMAF_HD_INLINE float degrees_to_radians(float degrees) {
+  return f32_of(T(degrees) * kDegToRad);
+}
 
 template <class M>
 EXACTVMAF_HD_INLINE float r_sub_t(float c_bar_prime, float h_bar, M& m) {
-  const float degrees = f((d(radians_to_degrees(h_bar)) - 275.0) * (1.0 / 25.0));
+  using T = real_of<M>;
+  const float degrees = f32_of((T(radians_to_degrees<T>(h_bar)) - 275.0) * (1.0 / 25.0));
   const float c7 = powf7_f32(c_bar_prime, m);
   const float ratio = c7 / (c7 + kPowf25_7);  // upstream evaluates c^7 twice: same value
   const float degrees_sq = degrees * degrees;  // upstream squares with a float power; gcc emits this product
-  const float angle_deg = sixty_exp_to_float(d(-degrees_sq), m);  // degrees_to_radians takes a float
-  return mul_sin_to_float(-2.0 * sqrt_f64(d(ratio)), d(degrees_to_radians(angle_deg)), m);
+  const float angle_deg = sixty_exp_to_float(T(-degrees_sq), m);  // degrees_to_radians takes a float
+  return mul_sin_to_float(-2.0 * sqrt_of(T(ratio)), T(degrees_to_radians<T>(angle_deg)), m);
 }
 
 // KSubArgs { 0.65, 1.0, 4.0 } as floats.
@@ -551,36 +644,37 @@ inline constexpr float kKL = 0.65f, kKC = 1.0f, kKH = 4.0f;
 
 template <class M>
 EXACTVMAF_HD_INLINE float ciede2000(const Lab& c1_lab, const Lab& c2_lab, M& m) {
+  using T = real_of<M>;
   const float delta_l_prime = c2_lab.l - c1_lab.l;
   const float l_bar = (c1_lab.l + c2_lab.l) / 2.0f;
-  const float c1 = f(sqrt_f64(d(c1_lab.a) * d(c1_lab.a) + d(c1_lab.b) * d(c1_lab.b)));
-  const float c2 = f(sqrt_f64(d(c2_lab.a) * d(c2_lab.a) + d(c2_lab.b) * d(c2_lab.b)));
+  const float c1 = f32_of(sqrt_of(T(c1_lab.a) * T(c1_lab.a) + T(c1_lab.b) * T(c1_lab.b)));
+  const float c2 = f32_of(sqrt_of(T(c2_lab.a) * T(c2_lab.a) + T(c2_lab.b) * T(c2_lab.b)));
   const float c_bar = (c1 + c2) / 2.0f;
-  const double c_bar7 = pow7_f64(c_bar, m);
-  const double g_factor = 1 - sqrt_f64(c_bar7 / (c_bar7 + kPow25_7));
-  const float a_prime_1 = f(d(c1_lab.a) + d(c1_lab.a / 2.0f) * g_factor);
-  const float a_prime_2 = f(d(c2_lab.a) + d(c2_lab.a / 2.0f) * g_factor);
-  const float c_prime_1 = f(sqrt_f64(d(a_prime_1) * d(a_prime_1) + d(c1_lab.b) * d(c1_lab.b)));
-  const float c_prime_2 = f(sqrt_f64(d(a_prime_2) * d(a_prime_2) + d(c2_lab.b) * d(c2_lab.b)));
+  const T c_bar7 = pow7_f64(c_bar, m);
+  const T g_factor = 1.0 - sqrt_of(c_bar7 / (c_bar7 + kPow25_7));
+  const float a_prime_1 = f32_of(T(c1_lab.a) + T(c1_lab.a / 2.0f) * g_factor);
+  const float a_prime_2 = f32_of(T(c2_lab.a) + T(c2_lab.a / 2.0f) * g_factor);
+  const float c_prime_1 = f32_of(sqrt_of(T(a_prime_1) * T(a_prime_1) + T(c1_lab.b) * T(c1_lab.b)));
+  const float c_prime_2 = f32_of(sqrt_of(T(a_prime_2) * T(a_prime_2) + T(c2_lab.b) * T(c2_lab.b)));
   const float c_bar_prime = (c_prime_1 + c_prime_2) / 2.0f;
   const float delta_c_prime = c_prime_2 - c_prime_1;
-  const double l_off = d(l_bar - 50.0f);
-  const double l_off_sq = l_off * l_off;
-  const float s_sub_l = f(1. + ((0.015 * l_off_sq) / sqrt_f64(20 + l_off_sq)));
-  const float s_sub_c = f(1. + 0.045 * d(c_bar_prime));
+  const T l_off = T(l_bar - 50.0f);
+  const T l_off_sq = l_off * l_off;
+  const float s_sub_l = f32_of(1. + ((0.015 * l_off_sq) / sqrt_of(20.0 + l_off_sq)));
+  const float s_sub_c = f32_of(1. + 0.045 * T(c_bar_prime));
   const float h_prime_1 = h_prime(c1_lab.b, a_prime_1, m);
   const float h_prime_2 = h_prime(c2_lab.b, a_prime_2, m);
-  const float dh_prime = delta_h_prime(c1, c2, h_prime_1, h_prime_2);
-  const float delta_upcase_h_prime = mul_sin_to_float(2.0 * sqrt_f64(d(c_prime_1 * c_prime_2)), d(dh_prime) / 2.0, m);
-  const float h_bar = upcase_h_bar_prime(h_prime_1, h_prime_2);
+  const float dh_prime = delta_h_prime<T>(c1, c2, h_prime_1, h_prime_2);
+  const float delta_upcase_h_prime = mul_sin_to_float(2.0 * sqrt_of(T(c_prime_1 * c_prime_2)), T(dh_prime) / 2.0, m);
+  const float h_bar = upcase_h_bar_prime<T>(h_prime_1, h_prime_2);
   const float t = upcase_t(h_bar, m);
-  const float s_sub_upcase_h = f(1.0 + 0.015 * d(c_bar_prime) * d(t));
+  const float s_sub_upcase_h = f32_of(1.0 + 0.015 * T(c_bar_prime) * T(t));
   const float rt = r_sub_t(c_bar_prime, h_bar, m);
   const float lightness = delta_l_prime / (kKL * s_sub_l);
   const float chroma = delta_c_prime / (kKC * s_sub_c);
   const float hue = delta_upcase_h_prime / (kKH * s_sub_upcase_h);
-  return f(sqrt_f64(d(lightness) * d(lightness) + d(chroma) * d(chroma) + d(hue) * d(hue) +
-                    d(rt * chroma * hue)));
+  return f32_of(sqrt_of(T(lightness) * T(lightness) + T(chroma) * T(chroma) + T(hue) * T(hue) +
+                    T(rt * chroma * hue)));
 }
 
 // One pixel pair from its samples. Equal samples give exactly +0 without
@@ -588,7 +682,7 @@ EXACTVMAF_HD_INLINE float ciede2000(const Lab& c1_lab, const Lab& c2_lab, M& m) 
 // formula is then +0 and every divisor >= 1).
 template <class M>
 EXACTVMAF_HD_INLINE float pixel_delta_e(unsigned ry, unsigned ru, unsigned rv, unsigned dy, unsigned du, unsigned dv,
-                                        const LabScale& s, M& m) {
+                                        const LabScaleOf<real_of<M>>& s, M& m) {
   if (ry == dy && ru == du && rv == dv) return 0.0f;
   return ciede2000(lab_from_yuv(ry, ru, rv, s, m), lab_from_yuv(dy, du, dv, s, m), m);
 }
