@@ -25,6 +25,7 @@
 #include "numeric/dd.hpp"
 #include "numeric/hd.hpp"
 #include "numeric/rmath_policy.hpp"
+#include "numeric/sf64.hpp"
 #include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::speed {
@@ -45,13 +46,8 @@ enum class ScaleMethod { nearest, bicubic, lanczos4, bilinear };
 
 // ---- exact helpers ------------------------------------------------------------
 
-EXACTVMAF_HD_INLINE double sqrt_f64(double x) {
-#if EXACTVMAF_DEVICE_CODE
-  return __dsqrt_rn(x);
-#else
-  return __builtin_sqrt(x);  // IEEE square root (sqrtsd)
-#endif
-}
+// IEEE square root (sqrtsd; __dsqrt_rn on the device).
+EXACTVMAF_HD_INLINE double sqrt_f64(double x) { return rmath::sqrt_of(x); }
 
 // fabsf / fabs: clear the sign bit (also of -0 and NaN), as libm does.
 EXACTVMAF_HD_INLINE float abs_f32(float x) { return dd::float_from_bits(dd::bits_of(x) & 0x7fffffffU); }
