@@ -313,7 +313,6 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
     ro.timing = opts.cuda_timing;
     ro.arith = cuda::choose_device_arith(
         opts.device_fp64, opts.device_fp64 == DeviceFp64::automatic ? cuda::fp32_to_fp64_ratio(opts.gpu) : 0);
-    ro.arith_required = opts.device_fp64 == DeviceFp64::off;
     result.cuda_fp32pair = ro.arith == cuda::DeviceArith::fp32pair;
     make_processor = [ro, &extractors, &cuda_times, &cuda_times_mutex] {
       return pipeline::make_cuda_processor(ro, extractors, &cuda_times, &cuda_times_mutex);

@@ -17,6 +17,13 @@ namespace exactvmaf::rmath {
 
 namespace detail {
 
+// Component k (0: r, 1: lhi, 2: llo) of log_table(i) as its bits, read as
+// an integer: code without fp64 loads no double.
+EXACTVMAF_HD_INLINE std::uint64_t log_table_bits(int i, int k) {
+  static_assert(sizeof(LogEntry) == 3 * sizeof(std::uint64_t));
+  return reinterpret_cast<const std::uint64_t*>(&log_table(i))[k];
+}
+
 // Relative error bound of log_dd (proof sketch in docs/rmath.md; measured
 // worst below 2^-102). The tests use it through the fast paths.
 inline constexpr double kLogRelErr = 0x1p-99;
@@ -30,8 +37,10 @@ inline constexpr double kLogRelErr = 0x1p-99;
 // so that the terms never cancel badly; i = 0 (r = 1) and i = 255 (r = 1/2)
 // make x near 1 reduce to log1p(z) alone. log1p(z) = 2 atanh(s),
 // s = z / (2 + z), |s| < 2^-9, series to s^13.
-EXACTVMAF_HD_INLINE dd::DD log_dd(double x) {
-  const std::uint64_t b = dd::bits_of(x);
+template <class T>
+EXACTVMAF_HD_INLINE dd::DDOf<T> log_dd(T x) {
+  using DDT = dd::DDOf<T>;
+  const std::uint64_t b = u64_of(x);
   std::uint64_t mant = b & 0x000fffffffffffffULL;
   int e = static_cast<int>(b >> 52) - 1023;
   if ((b >> 52) == 0) {  // subnormal: normalise with integer shifts (no FPU subnormals)
@@ -43,32 +52,32 @@ EXACTVMAF_HD_INLINE dd::DD log_dd(double x) {
     mant &= 0x000fffffffffffffULL;
   }
   const int i = static_cast<int>(mant >> 44);
-  const double m = dd::double_from_bits(0x3ff0000000000000ULL | mant);
-  const LogEntry& t = log_table(i);
+  const T m = of_u64<T>(0x3ff0000000000000ULL | mant);
+  const T t_r = of_u64<T>(log_table_bits(i, 0));
   const int big_e = e + (i >= 106 ? 1 : 0);
 
   // z = m r - 1, exact: the product is exact as a dd, p.hi - 1 is exact
   // (Sterbenz) and two_sum is exact.
-  const dd::DD p = dd::two_prod(m, t.r);
-  const dd::DD z = dd::two_sum(p.hi - 1.0, p.lo);
+  const DDT p = dd::two_prod(m, t_r);
+  const DDT z = dd::two_sum(p.hi - 1.0, p.lo);
 
-  dd::DD log1p_z{0.0, 0.0};
+  DDT log1p_z{T(0.0), T(0.0)};
   if (z.hi != 0.0) {
-    const dd::DD denom = dd::add(dd::two_sum(2.0, z.hi), z.lo);
-    const dd::DD s = dd::div(z, denom);
-    const dd::DD s2 = dd::sqr(s);
-    const double w = s2.hi;
+    const DDT denom = dd::add(dd::two_sum(T(2.0), z.hi), z.lo);
+    const DDT s = dd::div(z, denom);
+    const DDT s2 = dd::sqr(s);
+    const T w = s2.hi;
     // 1/7 + w/9 + w^2/11 + w^3/13 in double: its share of the result is < 2^-36 of s.
-    const double q = 1.0 / 7.0 + w * (1.0 / 9.0 + w * (1.0 / 11.0 + w * (1.0 / 13.0)));
-    const double s4q = (w * w) * q;
-    const dd::DD poly = dd::add(dd::DD{kOneOver3Hi, kOneOver3Lo},
-                                dd::add(dd::mul(s2, dd::DD{kOneOver5Hi, kOneOver5Lo}), s4q));
-    const dd::DD tail = dd::mul(dd::mul(s2, s), poly);
+    const T q = 1.0 / 7.0 + w * (1.0 / 9.0 + w * (1.0 / 11.0 + w * (1.0 / 13.0)));
+    const T s4q = (w * w) * q;
+    const DDT poly =
+        dd::add(DDT{T(kOneOver3Hi), T(kOneOver3Lo)}, dd::add(dd::mul(s2, DDT{T(kOneOver5Hi), T(kOneOver5Lo)}), s4q));
+    const DDT tail = dd::mul(dd::mul(s2, s), poly);
     log1p_z = dd::mul_pow2(dd::add(s, tail), 2.0);
   }
   if (big_e == 0 && (i == 0 || i == 255)) return log1p_z;
-  const dd::DD e_ln2 = dd::mul(dd::DD{kLn2Hi, kLn2Lo}, static_cast<double>(big_e));
-  const dd::DD head = dd::add(e_ln2, dd::DD{t.lhi, t.llo});
+  const DDT e_ln2 = dd::mul(DDT{T(kLn2Hi), T(kLn2Lo)}, T(static_cast<std::int32_t>(big_e)));
+  const DDT head = dd::add(e_ln2, DDT{of_u64<T>(log_table_bits(i, 1)), of_u64<T>(log_table_bits(i, 2))});
   return dd::add(head, log1p_z);
 }
 
@@ -98,28 +107,27 @@ EXACTVMAF_HD_INLINE double float_to_double_exact(float x) {
 
 // Special values shared by the double logs. Returns true when x is not a
 // finite positive number other than 1, with *out set.
-EXACTVMAF_HD_INLINE bool log_special(double x, double* out) {
-  const std::uint64_t b = dd::bits_of(x);
+template <class T>
+EXACTVMAF_HD_INLINE bool log_special(T x, T* out) {
+  const std::uint64_t b = u64_of(x);
   if (b == 0x3ff0000000000000ULL) {  // log(1) = +0
-    *out = 0.0;
+    *out = of_u64<T>(0);
     return true;
   }
   if ((b & 0x7fffffffffffffffULL) == 0) {  // log(+-0) = -inf
-    *out = dd::double_from_bits(0xfff0000000000000ULL);
+    *out = of_u64<T>(0xfff0000000000000ULL);
     return true;
   }
   if ((b & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL) {  // inf or NaN
     if (b == 0x7ff0000000000000ULL) {
       *out = x;  // log(+inf) = +inf
-    } else if (b & 0x000fffffffffffffULL) {
-      *out = dd::double_from_bits(0x7ff8000000000000ULL);  // NaN in: the one quiet NaN
     } else {
-      *out = dd::double_from_bits(0x7ff8000000000000ULL);  // log(-inf) = NaN
+      *out = of_u64<T>(0x7ff8000000000000ULL);  // NaN in, or log(-inf): the one quiet NaN
     }
     return true;
   }
   if (b >> 63) {  // log(negative) = NaN
-    *out = dd::double_from_bits(0x7ff8000000000000ULL);
+    *out = of_u64<T>(0x7ff8000000000000ULL);
     return true;
   }
   return false;
@@ -157,13 +165,20 @@ EXACTVMAF_HD_INLINE bool cr_log_fast(double x, double* out) {
   return detail::round_to_double(l.hi, l.lo, err, out);
 }
 
+namespace detail {
 // log2 = log * (1/ln 2): adds the dd product's 2^-102.9 and the constant's 2^-106.
-EXACTVMAF_HD_INLINE bool cr_log2_fast(double x, double* out) {
-  if (detail::log_special(x, out)) return true;
-  const dd::DD l = dd::mul(detail::log_dd(x), dd::DD{detail::kInvLn2Hi, detail::kInvLn2Lo});
-  const double err = 2.0 * detail::kLogRelErr * (l.hi < 0.0 ? -l.hi : l.hi);
-  return detail::round_to_double(l.hi, l.lo, err, out);
+// T: double, or Sf64 (the same operations in integer arithmetic, the same bits).
+template <class T>
+EXACTVMAF_HD_INLINE bool log2_fast(T x, T* out) {
+  if (log_special(x, out)) return true;
+  const dd::DDOf<T> l = dd::mul(log_dd(x), dd::DDOf<T>{T(kInvLn2Hi), T(kInvLn2Lo)});
+  const T err = (2.0 * kLogRelErr) * (l.hi < 0.0 ? -l.hi : l.hi);
+  return round_to_double(l.hi, l.lo, err, out);
 }
+}  // namespace detail
+
+EXACTVMAF_HD_INLINE bool cr_log2_fast(double x, double* out) { return detail::log2_fast(x, out); }
+EXACTVMAF_HD_INLINE bool cr_log2_fast(Sf64 x, Sf64* out) { return detail::log2_fast(x, out); }
 
 EXACTVMAF_HD_INLINE bool cr_log10_fast(double x, double* out) {
   if (detail::log_special(x, out)) return true;

@@ -135,34 +135,46 @@ EXACTVMAF_HD_INLINE DDOf<T> two_sqr(T a) {
 // (algorithm numbers in brackets). "rel" = relative to the exact result.
 
 // dd + double [Alg. 4, DWPlusFP]: rel error <= 2u^2 / (1 + 2u) < 2^-105.
-EXACTVMAF_HD_INLINE DD add(DD x, double y) {
-  const DD s = two_sum(x.hi, y);
-  const double v = x.lo + s.lo;
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> add(DDOf<T> x, T y) {
+  const DDOf<T> s = two_sum(x.hi, y);
+  const T v = x.lo + s.lo;
   return fast_two_sum(s.hi, v);
 }
 
 // dd + dd [Alg. 6, AccurateDWPlusDW]: rel error <= 3u^2 + 13u^3 < 2^-104.4.
 // Holds whatever the signs (cancellation included).
-EXACTVMAF_HD_INLINE DD add(DD x, DD y) {
-  const DD s = two_sum(x.hi, y.hi);
-  const DD t = two_sum(x.lo, y.lo);
-  const double c = s.lo + t.hi;
-  const DD v = fast_two_sum(s.hi, c);
-  const double w = t.lo + v.lo;
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> add(DDOf<T> x, DDOf<T> y) {
+  const DDOf<T> s = two_sum(x.hi, y.hi);
+  const DDOf<T> t = two_sum(x.lo, y.lo);
+  const T c = s.lo + t.hi;
+  const DDOf<T> v = fast_two_sum(s.hi, c);
+  const T w = t.lo + v.lo;
   return fast_two_sum(v.hi, w);
 }
 
-EXACTVMAF_HD_INLINE DD neg(DD x) { return {-x.hi, -x.lo}; }
-EXACTVMAF_HD_INLINE DD sub(DD x, DD y) { return add(x, neg(y)); }
-EXACTVMAF_HD_INLINE DD sub(DD x, double y) { return add(x, -y); }
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> neg(DDOf<T> x) {
+  return {-x.hi, -x.lo};
+}
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> sub(DDOf<T> x, DDOf<T> y) {
+  return add(x, neg(y));
+}
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> sub(DDOf<T> x, T y) {
+  return add(x, -y);
+}
 
 // dd * double [Alg. 7 with the FMA-free TwoProd, DWTimesFP1]:
 // rel error <= 1.5u^2 + 4u^3 < 2^-105.4.
-EXACTVMAF_HD_INLINE DD mul(DD x, double y) {
-  const DD c = two_prod(x.hi, y);
-  const double cl2 = x.lo * y;
-  const DD t = fast_two_sum(c.hi, cl2);
-  const double tl2 = t.lo + c.lo;
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> mul(DDOf<T> x, T y) {
+  const DDOf<T> c = two_prod(x.hi, y);
+  const T cl2 = x.lo * y;
+  const DDOf<T> t = fast_two_sum(c.hi, cl2);
+  const T tl2 = t.lo + c.lo;
   return fast_two_sum(t.hi, tl2);
 }
 
@@ -186,26 +198,31 @@ EXACTVMAF_HD_INLINE DDOf<T> mul(DDOf<T> x, DDOf<T> y) {
 
 // dd squared: same scheme as mul(x, x) with one product fewer:
 // (1 + 2 + 3)u^2 (1 + 6u) < 2^-103.4.
-EXACTVMAF_HD_INLINE DD sqr(DD x) {
-  const DD c = two_sqr(x.hi);
-  const double cl2 = 2.0 * (x.hi * x.lo);
-  const double cl3 = c.lo + cl2;
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> sqr(DDOf<T> x) {
+  const DDOf<T> c = two_sqr(x.hi);
+  const T cl2 = 2.0 * (x.hi * x.lo);
+  const T cl3 = c.lo + cl2;
   return fast_two_sum(c.hi, cl3);
 }
 
 // Scale by a power of two (exact unless the result over/underflows).
-EXACTVMAF_HD_INLINE DD mul_pow2(DD x, double p2) { return {x.hi * p2, x.lo * p2}; }
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> mul_pow2(DDOf<T> x, double p2) {
+  return {x.hi * p2, x.lo * p2};
+}
 
 // dd / dd [Alg. 17, DWDivDW2, with the FMA-free TwoProd in the DWTimesFP
 // step]: th = RN(xh/yh); r = x - th*y (dd); tl = RN(rh/yh);
 // Fast2Sum(th, tl). rel error <= 15u^2 + 56u^3 < 2^-102.0.
-EXACTVMAF_HD_INLINE DD div(DD x, DD y) {
-  const double th = x.hi / y.hi;
-  const DD r = mul(y, th);
-  const double pih = x.hi - r.hi;  // exact (Sterbenz): th*yh ~ xh
-  const double dl = x.lo - r.lo;
-  const double d = pih + dl;
-  const double tl = d / y.hi;
+template <class T>
+EXACTVMAF_HD_INLINE DDOf<T> div(DDOf<T> x, DDOf<T> y) {
+  const T th = x.hi / y.hi;
+  const DDOf<T> r = mul(y, th);
+  const T pih = x.hi - r.hi;  // exact (Sterbenz): th*yh ~ xh
+  const T dl = x.lo - r.lo;
+  const T d = pih + dl;
+  const T tl = d / y.hi;
   return fast_two_sum(th, tl);
 }
 

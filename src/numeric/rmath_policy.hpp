@@ -5,7 +5,11 @@
 //   FastMathPolicy: the fast paths only (host and device); `undecided`
 //                   becomes true when a call could not decide its rounding,
 //                   and the sample must then be recomputed with the host
-//                   policy.
+//                   policy;
+//   Sf64FastMathPolicy: the same fast paths on Sf64 (binary64 in integer
+//                   arithmetic, numeric/sf64.hpp) for code without fp64,
+//                   where they exist (log2); the others are undecided.
+// `real` is the type of R's doubles under the policy.
 #pragma once
 
 #include "numeric/cr_exp.hpp"
@@ -13,11 +17,13 @@
 #include "numeric/cr_pow.hpp"
 #include "numeric/cr_trig.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/sf64.hpp"
 #include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::rmath {
 
 struct HostMathPolicy {
+  using real = double;
   static double log2_f64(double x) { return cr_log2(x); }
   static double exp_f64(double x) { return cr_exp(x); }
   static double pow_f64(double x, double y) { return cr_pow(x, y); }
@@ -28,6 +34,7 @@ struct HostMathPolicy {
 };
 
 struct FastMathPolicy {
+  using real = double;
   bool undecided = false;
   EXACTVMAF_HD_INLINE double log2_f64(double x) {
     double r = 0.0;
@@ -65,5 +72,25 @@ struct FastMathPolicy {
     return r;
   }
 };
+
+struct Sf64FastMathPolicy {
+  using real = Sf64;
+  bool undecided = false;
+  EXACTVMAF_HD_INLINE Sf64 log2_f64(Sf64 x) {
+    Sf64 r;
+    if (!cr_log2_fast(x, &r)) undecided = true;
+    return r;
+  }
+  EXACTVMAF_HD_INLINE Sf64 none() {
+    undecided = true;
+    return Sf64{};
+  }
+  EXACTVMAF_HD_INLINE Sf64 exp_f64(Sf64) { return none(); }
+  EXACTVMAF_HD_INLINE Sf64 sin_f64(Sf64) { return none(); }
+  EXACTVMAF_HD_INLINE Sf64 cos_f64(Sf64) { return none(); }
+};
+
+template <class M>
+using real_of = typename M::real;
 
 }  // namespace exactvmaf::rmath

@@ -1,8 +1,8 @@
 // The fp64-free CUDA kernels (--device_fp64 off, docs/fp64-free.md): every
-// golden option set of adm, vif and float_adm on every fixture pair gives the
-// CPU's and R's bits, the device did the work (the island counters of its
-// fp32pair kernels are nonzero; no frame went to the host where none may),
-// and the islands replayed in Sf64 stay under their ceiling. The choice of
+// golden option set of adm, vif, float_adm, ciede and speed on every fixture
+// pair gives the CPU's and R's bits, the device did the work (the island
+// counters of its fp32pair kernels are nonzero; no frame went to the host
+// where none may), and the islands replayed in Sf64 stay under their ceiling. The choice of
 // --device_fp64 auto is tested with injected fp32:fp64 ratios in every build.
 #include <gtest/gtest.h>
 
@@ -36,7 +36,9 @@ TEST(DeviceFp64Choice, OnOffAndAutoByThroughputRatio) {
   EXPECT_STREQ(device_fp64_name(DeviceFp64::off), "off");
 }
 
-std::vector<GroupCase> fp32pair_cases() { return golden_cases_of_groups({"adm", "vif", "float_adm", "ciede"}); }
+std::vector<GroupCase> fp32pair_cases() {
+  return golden_cases_of_groups({"adm", "vif", "float_adm", "ciede", "speed"});
+}
 
 // Replayed pair islands per pair island, at most (docs/fp64-free.md).
 constexpr double kReplayCeiling = 1e-4;
@@ -78,13 +80,14 @@ TEST_P(CudaFp32PairGolden, SameBitsAsCpuAndR) {
       << what;
   EXPECT_LE(static_cast<double>(gpu.cuda_host_samples), kReplayCeiling * static_cast<double>(gpu.cuda_exact_islands))
       << what;
-  if (c.group == "ciede") {
+  if (c.group == "ciede" || c.group == "speed") {
     EXPECT_EQ(gpu.cuda_host_frames, 0u) << what;
   }
   const bool identical = c.group == "ciede" && c.golden.pair.rfind("id_", 0) == 0;  // no pixel to evaluate
+  if (c.group == "speed") EXPECT_GT(gpu.cuda_exact_islands, 0u) << what;  // its covariance chains
   if (c.golden.pair.rfind("flat_", 0) != 0 && !identical && !powf_terms) {  // the flat pair reaches no vif island
     EXPECT_GT(gpu.cuda_exact_islands, 0u) << what;
-    if (c.group != "vif" && c.group != "ciede") {
+    if (c.group != "vif" && c.group != "ciede" && c.group != "speed") {
       EXPECT_GT(gpu.cuda_pair_islands, 0u) << what;
     }
   }
@@ -94,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, CudaFp32PairGolden, ::testing::ValuesIn(fp32p
                          [](const auto& i) { return group_case_name(i.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CudaFp32PairGolden);
 
-TEST(CudaFp32PairGoldenSet, IsPresent) { EXPECT_GE(fp32pair_cases().size(), fixture_pairs().size() * 22u); }
+TEST(CudaFp32PairGoldenSet, IsPresent) { EXPECT_GE(fp32pair_cases().size(), fixture_pairs().size() * 30u); }
 
 // The fp64 kernels count nothing: the counters are the fp32pair kernels'.
 TEST(CudaFp32Pair, Fp64KernelsCountNoIsland) {
@@ -105,22 +108,6 @@ TEST(CudaFp32Pair, Fp64KernelsCountNoIsland) {
   const RunResult gpu = run_fixture(fixture_pairs().front(), {"adm", "vif", "float_adm"}, o);
   EXPECT_FALSE(gpu.cuda_fp32pair);
   EXPECT_EQ(gpu.cuda_pair_islands + gpu.cuda_replays + gpu.cuda_exact_islands, 0u);
-}
-
-// A feature without fp64-free kernels is refused under --device_fp64 off,
-// with its name.
-TEST(CudaFp32Pair, FeatureWithoutFp32PairKernelsIsRefused) {
-  REQUIRE_CUDA_DEVICE();
-  RunOptions o;
-  o.backend = Backend::cuda;
-  o.device_fp64 = DeviceFp64::off;
-  try {
-    (void)run_fixture(fixture_pairs().front(), {"speed_temporal"}, o);
-    ADD_FAILURE() << "speed_temporal ran with --device_fp64 off";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("speed_temporal"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("--device_fp64"), std::string::npos) << e.what();
-  }
 }
 
 // The fp64-free ciede kernels on random colour pairs of every bit depth (Lab

@@ -2,8 +2,9 @@
 // of adm, vif and float_adm on every fixture equals R bit for bit with the
 // fp64 islands on fp32 pairs (undecided ones replayed in Sf64), the pair
 // path demonstrably ran, and its replay rate stays under its ceiling. ciede
-// (every pixel in Sf64, R's functions for the few it leaves undecided) on
-// every fixture but the 1080p one (about a minute there; the GPU tier runs it).
+// (every pixel in Sf64, R's functions for the few it leaves undecided) and
+// speed (R's doubles in Sf64) on every fixture but the 1080p one (about a
+// minute there; the GPU tier runs it).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -28,7 +29,7 @@ struct Fp64Emulation {
 
 std::vector<GroupCase> emulation_cases() {
   std::vector<GroupCase> out = golden_cases_of_groups({"adm", "vif", "float_adm"});
-  for (auto& c : golden_cases_of_groups({"ciede"}))
+  for (auto& c : golden_cases_of_groups({"ciede", "speed"}))
     if (c.golden.pair.rfind("b02_", 0) != 0) out.push_back(std::move(c));
   return out;
 }
@@ -72,11 +73,13 @@ TEST_P(Fp64EmulationGolden, EqualsRBitForBit) {
   EXPECT_LE(static_cast<double>(replays), kReplayCeiling * static_cast<double>(islands));
   EXPECT_LE(static_cast<double>(host), kReplayCeiling * static_cast<double>(exact));
   // The fp32pair kernels ran (the flat pair reaches no island of vif): vif's
-  // islands are all exact (Sf64), adm's and float_adm's mostly on pairs.
+  // islands are all exact (Sf64), adm's and float_adm's mostly on pairs;
+  // speed's covariance chains in Sf64, on every pair.
   const bool identical = c.group == "ciede" && c.golden.pair.rfind("id_", 0) == 0;  // no pixel to evaluate
+  if (c.group == "speed") EXPECT_GT(exact, 0u);
   if (c.golden.pair.rfind("flat_", 0) != 0 && !identical) {
     EXPECT_GT(exact, 0u);
-    if (c.group != "vif" && c.group != "ciede") {
+    if (c.group != "vif" && c.group != "ciede" && c.group != "speed") {
       EXPECT_GT(islands, 0u);
     }
   }

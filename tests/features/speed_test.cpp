@@ -4,6 +4,7 @@
 // order; thread invariance; option and size errors; the singular cases.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstring>
 #include <memory>
 
@@ -170,7 +171,7 @@ TEST(SpeedMath, EigenvaluesCloseToDoubleJacobi) {
     std::vector<float> a(n * n), d(n);
     for (int i = 0; i < n * n; ++i) a[i] = static_cast<float>(k[i]);
     auto sh = std::make_unique<speed::SolveShared>();
-    speed::solve_eigenvalues(0, 1, [] {}, *sh, a.data(), d.data());
+    speed::solve_eigenvalues<double>(0, 1, [] {}, *sh, a.data(), d.data());
     ASSERT_EQ(sh->no_convergence, 0);
     double trace = 0, sum = 0;
     for (int i = 0; i < n; ++i) {
@@ -193,7 +194,7 @@ TEST(SpeedMath, QrSolveRecoversSolution) {
     for (int j = 0; j < cols; ++j)
       for (int l = 0; l < n; ++l) y[i * cols + j] += k[i * n + l] * x[l * cols + j];
   auto sh = std::make_unique<speed::SolveShared>();
-  speed::solve_qr(0, 1, [] {}, *sh, k.data(), y.data(), qy.data(), out.data(), cols);
+  speed::solve_qr<double>(0, 1, [] {}, *sh, k.data(), y.data(), qy.data(), out.data(), cols);
   ASSERT_EQ(sh->solved, 1);
   for (int i = 0; i < n * cols; ++i) EXPECT_NEAR(out[i], x[i], 1e-3f) << i;
 }
@@ -234,11 +235,23 @@ TEST(SpeedMath, DeviceSolveEqualsCpuPath) {
       speed::block_means_interleaved(data.data(), stride, d, means.data());
       for (unsigned o = 0; o < 25; ++o) means_dev[o] = speed::block_mean(data.data(), stride, d, o / 5, o % 5);
       ASSERT_EQ(std::memcmp(means.data(), means_dev.data(), 25 * sizeof(float)), 0) << w << "x" << h << " " << kind;
-      speed::covariance_matrix_interleaved(data.data(), stride, d, means.data(), cov.data());
+      speed::covariance_matrix_interleaved<double>(data.data(), stride, d, means.data(), cov.data());
       for (unsigned x = 0; x < 25; ++x)
         for (unsigned y = 0; y <= x; ++y)
-          cov_dev[x * 25 + y] = cov_dev[y * 25 + x] = speed::block_covariance(data.data(), stride, d, means.data(), x, y);
+          cov_dev[x * 25 + y] = cov_dev[y * 25 + x] =
+              speed::block_covariance<double>(data.data(), stride, d, means.data(), x, y);
       ASSERT_EQ(std::memcmp(cov.data(), cov_dev.data(), 625 * sizeof(float)), 0) << w << "x" << h << " " << kind;
+      // The same chains without fp64 (Sf64), on the sizes where that is quick.
+      if (w <= 480) {
+        std::vector<float> cov_sf(625), cov_sf_dev(625);
+        speed::covariance_matrix_interleaved<rmath::Sf64>(data.data(), stride, d, means.data(), cov_sf.data());
+        for (unsigned x = 0; x < 25; ++x)
+          for (unsigned y = 0; y <= x; ++y)
+            cov_sf_dev[x * 25 + y] = cov_sf_dev[y * 25 + x] =
+                speed::block_covariance<rmath::Sf64>(data.data(), stride, d, means.data(), x, y);
+        ASSERT_EQ(std::memcmp(cov.data(), cov_sf.data(), 625 * sizeof(float)), 0) << w << "x" << h << " " << kind;
+        ASSERT_EQ(std::memcmp(cov.data(), cov_sf_dev.data(), 625 * sizeof(float)), 0) << w << "x" << h << " " << kind;
+      }
       // The independent term.
       std::vector<float> y(25 * nb);
       for (unsigned i = 0; i < d.trunc_h; ++i)
@@ -249,8 +262,8 @@ TEST(SpeedMath, DeviceSolveEqualsCpuPath) {
       auto split = std::make_unique<speed::SolveShared>();
       std::vector<float> x(25 * nb, 0.0f), qy(25 * nb), eig(25), var(nb), ent(nb);
       speed::HostMath hm;
-      speed::solve_eigenvalues(0, 1, [] {}, *split, cov.data(), eig.data());
-      speed::solve_qr(0, 1, [] {}, *split, cov.data(), y.data(), qy.data(), x.data(), static_cast<int>(nb));
+      speed::solve_eigenvalues<double>(0, 1, [] {}, *split, cov.data(), eig.data());
+      speed::solve_qr<double>(0, 1, [] {}, *split, cov.data(), y.data(), qy.data(), x.data(), static_cast<int>(nb));
       const bool cpu_singular = speed::solve_finish(0, 1, [] {}, *split, y.data(), x.data(), static_cast<int>(nb),
                                                     0.29f, l2, var.data(), ent.data(), hm);
       // The CPU: solve_plane on one thread.
@@ -267,6 +280,26 @@ TEST(SpeedMath, DeviceSolveEqualsCpuPath) {
       EXPECT_EQ(std::memcmp(x.data(), x2.data(), x.size() * sizeof(float)), 0) << what;
       EXPECT_EQ(std::memcmp(var.data(), var2.data(), nb * sizeof(float)), 0) << what;
       EXPECT_EQ(std::memcmp(ent.data(), ent2.data(), nb * sizeof(float)), 0) << what;
+      // Without fp64: R's doubles in Sf64 (the fp32pair device variant).
+      auto sf_shared = std::make_unique<speed::SolveShared>();
+      std::vector<float> x3(25 * nb, 0.0f), qy3(25 * nb), eig3(25), var3(nb), ent3(nb);
+      speed::Sf64Math sm;
+      const bool sf_singular = speed::solve_plane(0, 1, [] {}, *sf_shared, cov.data(), y.data(), qy3.data(), x3.data(),
+                                                  eig3.data(), static_cast<int>(nb), 0.29f, rmath::Sf64(l2),
+                                                  var3.data(), ent3.data(), sm);
+      ASSERT_FALSE(sm.undecided) << what;
+      EXPECT_EQ(sf_singular, cpu_singular) << what;
+      EXPECT_EQ(std::memcmp(eig.data(), eig3.data(), 25 * sizeof(float)), 0) << what;
+      EXPECT_EQ(std::memcmp(x.data(), x3.data(), x.size() * sizeof(float)), 0) << what;
+      EXPECT_EQ(std::memcmp(var.data(), var3.data(), nb * sizeof(float)), 0) << what;
+      EXPECT_EQ(std::memcmp(ent.data(), ent3.data(), nb * sizeof(float)), 0) << what;
+      for (int mode = 0; mode <= 6; ++mode)
+        for (unsigned b = 0; b + 1 < nb; b += 7) {
+          const float ref = speed::block_score(ent[b], var[b], ent[b + 1], var[b + 1], 1.0f, mode, hm);
+          const float sf = speed::block_score(ent[b], var[b], ent[b + 1], var[b + 1], 1.0f, mode, sm);
+          ASSERT_EQ(std::bit_cast<std::uint32_t>(ref), std::bit_cast<std::uint32_t>(sf)) << what << " mode " << mode;
+        }
+      ASSERT_FALSE(sm.undecided) << what;
       (cpu_singular ? singular : regular) += 1;
     }
   EXPECT_GT(singular, 0u);

@@ -83,11 +83,9 @@ struct DeviceFrame {
   DevicePicture ref, dist;
   DevicePicture prev_ref[kMaxHistory], prev_dist[kMaxHistory];
   unsigned history = 0;  // slots with buffers
-  // The arithmetic of the run's kernels. A worker without fp32pair kernels
-  // runs its fp64 ones unless `arith_required` (the user's explicit choice),
-  // when setup() refuses with a message naming the feature.
+  // The arithmetic of the run's kernels: every worker whose kernels hold
+  // fp64 islands has both variants (motion's and cambi's have none).
   DeviceArith arith = DeviceArith::fp64;
-  bool arith_required = false;
 };
 
 // The PlaneNeeds of a feature that reads the reference and distorted luma.
@@ -135,9 +133,5 @@ class FeatureWorker {
   // The fp32pair kernels' island counts so far (zero for fp64 kernels).
   virtual DeviceArithCounts arith_counts() const { return {}; }
 };
-
-// setup()'s refusal for a worker that has only fp64 kernels when fp32pair
-// was required.
-void require_fp64_allowed(const DeviceFrame& frame, const char* feature);
 
 }  // namespace exactvmaf::cuda

@@ -95,7 +95,6 @@ class CudaFrameRunner final : public FrameRunner {
     frame_.format = opts_.format;
     frame_.history = history;
     frame_.arith = opts_.arith;
-    frame_.arith_required = opts_.arith_required;
     alloc_picture(needs.ref, frame_.ref);
     alloc_picture(needs.dist, frame_.dist);
     for (unsigned k = 0; k < history; ++k) {
@@ -199,12 +198,6 @@ class CudaFrameRunner final : public FrameRunner {
 };
 
 }  // namespace
-
-void require_fp64_allowed(const DeviceFrame& frame, const char* feature) {
-  if (frame.arith == DeviceArith::fp32pair && frame.arith_required)
-    throw Error(std::string(feature) +
-                " has no fp64-free CUDA kernels yet (--device_fp64 off): use --device_fp64 auto or on, or --backend cpu");
-}
 
 std::unique_ptr<FrameRunner> make_frame_runner(const RunnerOptions& opts, const std::vector<RunnerFeature>& features) {
   return std::make_unique<CudaFrameRunner>(opts, features);

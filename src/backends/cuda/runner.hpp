@@ -60,7 +60,6 @@ struct RunnerOptions {
   bool graphs = true;  // capture once per set of active features, replay per frame
   bool timing = false; // events around each frame's upload and kernels
   DeviceArith arith = DeviceArith::fp64;
-  bool arith_required = false;  // fp32pair asked for explicitly (--device_fp64 off)
 };
 
 // The device's fp32:fp64 throughput ratio (cudaDevAttrSingleToDoublePrecisionPerfRatio;

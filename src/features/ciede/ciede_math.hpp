@@ -89,8 +89,7 @@ struct Sf64Math {
   EXACTVMAF_HD_INLINE Sf64 atan2_f64(Sf64, Sf64) { return none(); }
 };
 
-template <class M>
-using real_of = typename M::real;
+using rmath::real_of;
 
 // x^7 for a float x, the two powers the formula takes (pow(c_bar, 7) in
 // double, powf(c, 7) in float), without exp/log: x^2 is exact in double (48

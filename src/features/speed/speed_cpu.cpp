@@ -11,11 +11,13 @@
 #include <fmt/format.h>
 
 #include "exactvmaf/error.hpp"
+#include "exactvmaf/simd.hpp"
 #include "features/registry.hpp"
 #include "features/speed/speed_cuda.hpp"
 #include "features/speed/speed_host.hpp"
 #include "features/speed/speed_math.hpp"
 #include "io/warnings.hpp"
+#include "numeric/fp32pair_counts.hpp"
 
 namespace exactvmaf {
 
@@ -72,11 +74,21 @@ Config make_config(const std::string& feature, const OptionValues& o, unsigned p
                             prescale));
   if (c.scale && c.dims.scaled_w == plane_w && c.dims.scaled_h == plane_h) c.scale = false;  // upstream's copy
   HostMath m;
-  if (c.scale && c.method == ScaleMethod::lanczos4) {
+  if (c.scale && c.method != ScaleMethod::nearest) {
     const float ratio_x = static_cast<float>(plane_w) / static_cast<float>(c.dims.scaled_w);
     const float ratio_y = static_cast<float>(plane_h) / static_cast<float>(c.dims.scaled_h);
-    for (unsigned x = 0; x < c.dims.scaled_w; ++x) c.lanczos_cols.push_back(lanczos4_axis(static_cast<int>(x), ratio_x, m));
-    for (unsigned y = 0; y < c.dims.scaled_h; ++y) c.lanczos_rows.push_back(lanczos4_axis(static_cast<int>(y), ratio_y, m));
+    for (unsigned x = 0; x < c.dims.scaled_w; ++x) {
+      if (c.method == ScaleMethod::lanczos4)
+        c.lanczos_cols.push_back(lanczos4_axis(static_cast<int>(x), ratio_x, m));
+      else
+        c.coord_cols.push_back(scale_coord(static_cast<int>(x), ratio_x));
+    }
+    for (unsigned y = 0; y < c.dims.scaled_h; ++y) {
+      if (c.method == ScaleMethod::lanczos4)
+        c.lanczos_rows.push_back(lanczos4_axis(static_cast<int>(y), ratio_y, m));
+      else
+        c.coord_rows.push_back(scale_coord(static_cast<int>(y), ratio_y));
+    }
   }
   c.antialias = antialias_filter(c.kernelscale, m);
   c.local_mean = local_mean_filter(c.kernelscale, m);
@@ -132,28 +144,25 @@ template <class Src>
 struct ScaledSource {
   const Src* src;
   const Config* c;
-  HostMath* m;
   float operator()(int y, int x) const {
     const Dims& d = c->dims;
-    if (!c->lanczos_cols.empty())  // the same weights, computed once per column and row
-      return lanczos4_apply(*src, c->lanczos_cols[static_cast<std::size_t>(x)],
-                            c->lanczos_rows[static_cast<std::size_t>(y)], static_cast<float>(d.orig_w - 1),
-                            static_cast<float>(d.orig_h - 1));
     return scaled_sample(c->method, *src, static_cast<int>(d.orig_w), static_cast<int>(d.orig_h),
-                         static_cast<int>(d.scaled_w), static_cast<int>(d.scaled_h), x, y, *m);
+                         static_cast<int>(d.scaled_w), static_cast<int>(d.scaled_h), x, y, scale_axis_x(*c),
+                         scale_axis_y(*c));
   }
 };
 
-// filter_and_downscale + est_params of the plane `src` reads. Returns the
-// singular flag (est_params' error) and fills `out`.
-template <class Src>
-bool plane_params(const Config& c, Scratch& s, const Src& src, PlaneParams& out, bool& no_convergence) {
+// filter_and_downscale + est_params of the plane `src` reads, R's doubles
+// and functions from the policy M. Returns the singular flag (est_params'
+// error) and fills `out`.
+template <class M, class Src>
+bool plane_params(const Config& c, Scratch& s, const Src& src, PlaneParams& out, bool& no_convergence, M& m) {
+  using T = real_of<M>;
   const Dims& d = c.dims;
-  HostMath m;
   // Anti-alias filter at the 16x decimation points only (the filter's
   // windows of two decimation points do not overlap: no work is repeated).
   const int sw = static_cast<int>(d.scaled_w), sh = static_cast<int>(d.scaled_h);
-  const ScaledSource<Src> scaled{&src, &c, &m};
+  const ScaledSource<Src> scaled{&src, &c};
   for (unsigned i = 0; i < d.dec_h; ++i)
     for (unsigned j = 0; j < d.dec_w; ++j) {
       const int y = static_cast<int>(i << num_scales), x = static_cast<int>(j << num_scales);
@@ -171,7 +180,7 @@ bool plane_params(const Config& c, Scratch& s, const Src& src, PlaneParams& out,
   const std::ptrdiff_t stride = dw;
   // Step 1: means and the covariance matrix.
   block_means_interleaved(data, stride, d, s.means.data());
-  covariance_matrix_interleaved(data, stride, d, s.means.data(), s.cov.data());
+  covariance_matrix_interleaved<T>(data, stride, d, s.means.data(), s.cov.data());
   // Step 3: the independent term.
   const unsigned nb = d.num_blocks;
   for (unsigned si = 0; si < block_size; ++si)
@@ -183,7 +192,7 @@ bool plane_params(const Config& c, Scratch& s, const Src& src, PlaneParams& out,
   // Steps 2 and 4-9 (eigenvalues, K X = Y where K is regular, variances and
   // entropies): the device's solve, as one thread.
   const bool singular = solve_plane(0, 1, [] {}, *s.solve, s.cov.data(), s.y.data(), s.qy.data(), s.x.data(),
-                                    s.eig.data(), static_cast<int>(nb), c.sigma_nn, c.log2_2pie,
+                                    s.eig.data(), static_cast<int>(nb), c.sigma_nn, T(c.log2_2pie),
                                     out.variance.data(), out.entropy.data(), m);
   if (s.solve->no_convergence) no_convergence = true;
   return singular;
@@ -192,9 +201,9 @@ bool plane_params(const Config& c, Scratch& s, const Src& src, PlaneParams& out,
 }  // namespace
 
 // speed_extract_score on the two planes already computed into s.ref / s.dis.
-float pair_score(const Config& c, const Scratch& s, bool err_ref, bool err_dis) {
+template <class M>
+float pair_score(const Config& c, const Scratch& s, bool err_ref, bool err_dis, M& m) {
   if (err_ref != err_dis) return 0.0f;
-  HostMath m;
   float score = 0;
   for (unsigned b = 0; b < c.dims.num_blocks; ++b)
     score += block_score(s.ref.entropy[b], s.ref.variance[b], s.dis.entropy[b], s.dis.variance[b], c.base_entropy,
@@ -202,15 +211,20 @@ float pair_score(const Config& c, const Scratch& s, bool err_ref, bool err_dis) 
   return frame_score(score, c.dims.num_blocks);
 }
 
-template <class Sample>
-void compute_frame_t(const Config& c, Scratch& s, const FrameInput& in, FrameResult& r) {
+float pair_score(const Config& c, const Scratch& s, bool err_ref, bool err_dis) {
+  HostMath m;
+  return pair_score(c, s, err_ref, err_dis, m);
+}
+
+template <class Sample, class M>
+void compute_frame_t(const Config& c, Scratch& s, const FrameInput& in, FrameResult& r, M& m) {
   bool no_conv = false;
   if (c.chroma) {
     for (unsigned ch = 0; ch < 2; ++ch) {
       const unsigned p = ch + 1;
-      const bool er = plane_params(c, s, PictureSource<Sample>{&in.ref, nullptr, p, c.bpc}, s.ref, no_conv);
-      const bool ed = plane_params(c, s, PictureSource<Sample>{&in.dist, nullptr, p, c.bpc}, s.dis, no_conv);
-      r.score[ch] = pair_score(c, s, er, ed);
+      const bool er = plane_params(c, s, PictureSource<Sample>{&in.ref, nullptr, p, c.bpc}, s.ref, no_conv, m);
+      const bool ed = plane_params(c, s, PictureSource<Sample>{&in.dist, nullptr, p, c.bpc}, s.dis, no_conv, m);
+      r.score[ch] = pair_score(c, s, er, ed, m);
       r.err[ch] = er || ed;
       r.singular = r.singular || r.err[ch];
     }
@@ -220,23 +234,40 @@ void compute_frame_t(const Config& c, Scratch& s, const FrameInput& in, FrameRes
   // Upstream: ref = ref[t-1] - ref[t]; dis = dis[t-1] - dis[t] (or - ref[t]
   // with speed_use_ref_diff).
   const PictureView& minus = c.use_ref_diff ? in.ref : in.dist;
-  const bool er = plane_params(c, s, PictureSource<Sample>{&in.prev_ref[0], &in.ref, 0, c.bpc}, s.ref, no_conv);
-  const bool ed = plane_params(c, s, PictureSource<Sample>{&in.prev_dist[0], &minus, 0, c.bpc}, s.dis, no_conv);
-  r.score[0] = pair_score(c, s, er, ed);
+  const bool er = plane_params(c, s, PictureSource<Sample>{&in.prev_ref[0], &in.ref, 0, c.bpc}, s.ref, no_conv, m);
+  const bool ed = plane_params(c, s, PictureSource<Sample>{&in.prev_dist[0], &minus, 0, c.bpc}, s.dis, no_conv, m);
+  r.score[0] = pair_score(c, s, er, ed, m);
   r.err[0] = er || ed;
   r.singular = r.err[0];
   r.no_convergence = no_conv;
 }
 
-void compute_frame(const Config& c, Scratch& s, const FrameInput& in, FrameResult& r) {
+template <class M>
+void compute_frame_with(const Config& c, Scratch& s, const FrameInput& in, FrameResult& r, M& m) {
+  if (c.bpc == 8) compute_frame_t<std::uint8_t>(c, s, in, r, m);
+  else compute_frame_t<std::uint16_t>(c, s, in, r, m);
+}
+
+void compute_frame(const Config& c, Scratch& s, const FrameInput& in, FrameResult& r, bool emulate_fp64) {
   r = FrameResult{};
   if (!c.chroma) {
     if (in.index == 0) return;  // speed_temporal is 0 at frame 0
     if (in.prev_ref.empty() || in.prev_dist.empty())
       throw Error(fmt::format("speed_temporal: frame {} arrived without frame {}", in.index, in.index - 1));
   }
-  if (c.bpc == 8) compute_frame_t<std::uint8_t>(c, s, in, r);
-  else compute_frame_t<std::uint16_t>(c, s, in, r);
+  if (emulate_fp64) {
+    // As the fp64-free device kernels: R's doubles in Sf64; a frame whose
+    // log2 fast path could not decide is recomputed with R's functions.
+    Sf64Math m;
+    compute_frame_with(c, s, in, r, m);
+    rmath::Fp32PairArith counts;
+    counts.exact = (c.chroma ? 4u : 2u) * covariance_terms;
+    rmath::count_fp64_emulation(counts, m.undecided ? 1 : 0);
+    if (!m.undecided) return;
+    r = FrameResult{};
+  }
+  HostMath m;
+  compute_frame_with(c, s, in, r, m);
 }
 
 void write_outputs(const Config& c, const FrameResult& r, FrameOutput& out) {
@@ -268,7 +299,7 @@ class SpeedWorker final : public FeatureWorker {
   SpeedWorker(const Config& c, std::shared_ptr<Warnings> w) : c_(c), warnings_(std::move(w)) { s_.resize(c_.dims); }
   void extract(const FrameInput& in, FrameOutput& out) override {
     FrameResult r;
-    compute_frame(c_, s_, in, r);
+    compute_frame(c_, s_, in, r, fp64_emulation());
     warnings_->report(r, in.index);
     write_outputs(c_, r, out);
   }

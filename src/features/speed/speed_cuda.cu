@@ -26,16 +26,26 @@
 //   6. score: one block per ref/dis pair: the per-block terms in parallel, the
 //      float sum on thread 0 in block order.
 //
-// log2 and sin use R's fast paths; an undecided call (about 2^-40 of them)
-// flags the frame and finish() recomputes it on the host with the CPU code.
+// log2 uses R's fast path; an undecided call (about 2^-40 of them) flags the
+// frame and finish() recomputes it on the host with the CPU code. The
+// prescaling's positions and lanczos4 weights come from the host (Config).
+// Kernels 4-6 exist in two variants (--device_fp64, docs/fp64-free.md): R's
+// doubles in the device's fp64, or in Sf64 (integer operations only; no
+// fp64 instruction in the kernel); the same bits either way.
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "backends/cuda/check.cuh"
+#include "backends/cuda/device_arith.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "features/speed/speed_cuda.hpp"
 #include "features/speed/speed_math.hpp"
+#include "numeric/device/arith_counts.cuh"
 
 namespace exactvmaf::speed {
 
@@ -45,7 +55,6 @@ constexpr unsigned kThreads = 256;
 constexpr unsigned kChainThreads = 32;    // means and covariance: few long chains, one warp per SM
 constexpr unsigned kSolveThreads = 640;   // warp 0: eigenvalues; 608 threads (~ 625 entries) the QR solve
 constexpr unsigned kMaxPlanes = 4;
-constexpr unsigned kPairs = block_elems * (block_elems + 1) / 2;  // 325 covariance terms
 
 enum Flag : unsigned { kUndecided = 1u, kNoConvergence = 2u };
 
@@ -53,6 +62,8 @@ struct Result {
   float score[2];
   int err[2];
   unsigned flags;
+  unsigned pad;
+  unsigned long long arith[rmath::device::kArithCounts];  // fp32pair variant: chains on Sf64 (exact islands)
 };
 
 struct PlaneSource {
@@ -73,11 +84,17 @@ struct Params {
   unsigned bpc = 8;
   unsigned planes = 2, pairs = 1;
   Filter antialias, local_mean;
+  ScaleAxis axis_x, axis_y;  // device copies of Config's tables
   float sigma_nn = 0.0f;
-  double log2_2pie = 0.0;
+  std::uint64_t log2_2pie = 0;  // R's double, as its bits (read as the variant's type)
   float base_entropy = 0.0f;
   int weight_var_mode = 0;
 };
+
+// The variant's policy for R's elementary functions and doubles: FastMath
+// (fp64) or Sf64Math (Sf64, no fp64 instruction).
+template <class Arith>
+using MathOf = std::conditional_t<std::is_same_v<Arith, rmath::Fp32PairArith>, Sf64Math, FastMath>;
 
 // Device scratch (one allocation), offsets in floats.
 struct DeviceScratch {
@@ -115,10 +132,10 @@ template <class Sample>
 struct ScaledSource {
   RawSource<Sample> raw;
   const Params* p;
-  FastMath* m;
   __device__ float operator()(int y, int x) const {
     return scaled_sample(p->method, raw, static_cast<int>(p->dims.orig_w), static_cast<int>(p->dims.orig_h),
-                         static_cast<int>(p->dims.scaled_w), static_cast<int>(p->dims.scaled_h), x, y, *m);
+                         static_cast<int>(p->dims.scaled_w), static_cast<int>(p->dims.scaled_h), x, y, p->axis_x,
+                         p->axis_y);
   }
 };
 
@@ -135,11 +152,9 @@ __global__ void __launch_bounds__(kThreads) decimate_kernel(const Params p, cons
     const RawSource<Sample> raw{src.p[plane], p.bpc};
     float v;
     if (p.scale) {
-      FastMath m;
-      const ScaledSource<Sample> scaled{raw, &p, &m};
+      const ScaledSource<Sample> scaled{raw, &p};
       v = filter_at(p.antialias.taps, p.antialias.width, scaled, static_cast<int>(d.scaled_w),
                     static_cast<int>(d.scaled_h), i << num_scales, j << num_scales);
-      if (m.undecided) flag(s.result, kUndecided);
     } else {
       v = filter_at(p.antialias.taps, p.antialias.width, raw, static_cast<int>(d.orig_w), static_cast<int>(d.orig_h),
                     i << num_scales, j << num_scales);
@@ -177,21 +192,26 @@ __global__ void __launch_bounds__(kChainThreads) means_kernel(const Params p, De
   s.means[t] = block_mean(data, p.dims.dec_w, p.dims, o / block_size, o % block_size);
 }
 
+template <class Arith>
 __global__ void __launch_bounds__(kChainThreads) covariance_kernel(const Params p, DeviceScratch s) {
+  using T = real_of<MathOf<Arith>>;
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= p.planes * kPairs) return;
-  const unsigned plane = t / kPairs;
-  unsigned k = t % kPairs, xi = 0;
+  if (t >= p.planes * covariance_terms) return;
+  const unsigned plane = t / covariance_terms;
+  unsigned k = t % covariance_terms, xi = 0;
   while (k > xi) {  // k -> (xi, yi) with yi <= xi
     k -= xi + 1;
     ++xi;
   }
   const unsigned yi = k;
   const float* data = s.resid + static_cast<std::size_t>(plane) * p.dims.dec_w * p.dims.dec_h;
-  const float v = block_covariance(data, p.dims.dec_w, p.dims, s.means + plane * block_elems, xi, yi);
+  const float v = block_covariance<T>(data, p.dims.dec_w, p.dims, s.means + plane * block_elems, xi, yi);
   float* cov = s.cov + plane * block_elems * block_elems;
   cov[xi * block_elems + yi] = v;
   cov[yi * block_elems + xi] = v;
+  Arith arith;
+  if constexpr (is_sf64<T>) arith.exact = 1;  // this chain, in Sf64
+  rmath::device::add_arith_counts(arith, s.result->arith);
 }
 
 struct BlockSync {
@@ -215,7 +235,10 @@ struct QrGroupSync {
 // only where the matrix is regular, as solve_plane decides). Same chains,
 // same bits; the frame's critical path is the longer of the two instead of
 // their sum.
+template <class Arith>
 __global__ void __launch_bounds__(kSolveThreads) solve_kernel(const Params p, DeviceScratch s) {
+  using M = MathOf<Arith>;
+  using T = real_of<M>;
   __shared__ SolveShared sh;
   const unsigned plane = blockIdx.x;
   const int nb = static_cast<int>(p.dims.num_blocks);
@@ -224,14 +247,15 @@ __global__ void __launch_bounds__(kSolveThreads) solve_kernel(const Params p, De
   const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
   constexpr int kEigenThreads = 32;
   if (tid < kEigenThreads)
-    solve_eigenvalues(tid, kEigenThreads, WarpSync{}, sh, K, s.eig + plane * block_elems);
+    solve_eigenvalues<T>(tid, kEigenThreads, WarpSync{}, sh, K, s.eig + plane * block_elems);
   else
-    solve_qr(tid - kEigenThreads, nt - kEigenThreads, QrGroupSync{static_cast<unsigned>(nt - kEigenThreads)}, sh, K,
+    solve_qr<T>(tid - kEigenThreads, nt - kEigenThreads, QrGroupSync{static_cast<unsigned>(nt - kEigenThreads)}, sh, K,
              s.y + at, s.qy + at, s.x + at, nb);
   __syncthreads();
-  FastMath m;
-  const bool cannot_invert = solve_finish(tid, nt, BlockSync{}, sh, s.y + at, s.x + at, nb, p.sigma_nn, p.log2_2pie,
-                                          s.variance + plane * nb, s.entropy + plane * nb, m);
+  M m;
+  const bool cannot_invert = solve_finish(tid, nt, BlockSync{}, sh, s.y + at, s.x + at, nb, p.sigma_nn,
+                                          rmath::of_u64<T>(p.log2_2pie), s.variance + plane * nb,
+                                          s.entropy + plane * nb, m);
   if (m.undecided) flag(s.result, kUndecided);
   if (threadIdx.x == 0) {
     s.plane_err[plane] = cannot_invert ? 1 : 0;
@@ -239,12 +263,13 @@ __global__ void __launch_bounds__(kSolveThreads) solve_kernel(const Params p, De
   }
 }
 
+template <class Arith>
 __global__ void __launch_bounds__(kThreads) score_kernel(const Params p, DeviceScratch s) {
   const unsigned pair = blockIdx.x;
   const unsigned ref = 2 * pair, dis = 2 * pair + 1;
   const int nb = static_cast<int>(p.dims.num_blocks);
   float* bscore = s.bscore + pair * nb;
-  FastMath m;
+  MathOf<Arith> m;
   for (int b = static_cast<int>(threadIdx.x); b < nb; b += static_cast<int>(blockDim.x))
     bscore[b] = block_score(s.entropy[ref * nb + b], s.variance[ref * nb + b], s.entropy[dis * nb + b],
                             s.variance[dis * nb + b], p.base_entropy, p.weight_var_mode, m);
@@ -287,7 +312,7 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
     p_.antialias = c.antialias;
     p_.local_mean = c.local_mean;
     p_.sigma_nn = c.sigma_nn;
-    p_.log2_2pie = c.log2_2pie;
+    p_.log2_2pie = rmath::u64_of(c.log2_2pie);
     p_.base_entropy = c.base_entropy;
     p_.weight_var_mode = c.weight_var_mode;
   }
@@ -307,8 +332,29 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
   }
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
-    cuda::require_fp64_allowed(frame, c_.chroma ? "speed_chroma" : "speed_temporal");
     (void)sources_of(frame);  // checks that the planes are there
+    // The prescaling's axes (Config's tables, computed with R on the host).
+    const std::size_t axis_bytes = sizeof(float) * (c_.coord_cols.size() + c_.coord_rows.size()) +
+                                   sizeof(Lanczos4Axis) * (c_.lanczos_cols.size() + c_.lanczos_rows.size());
+    if (axis_bytes) {
+      axes_ = cuda::DeviceBuffer<std::uint8_t>(axis_bytes);
+      std::uint8_t* at = axes_.get();
+      auto put = [&](const auto& v, auto*& dst) {
+        using E = typename std::decay_t<decltype(v)>::value_type;
+        dst = v.empty() ? nullptr : reinterpret_cast<E*>(at);
+        if (!v.empty())
+          EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(at, v.data(), v.size() * sizeof(E), cudaMemcpyHostToDevice, stream));
+        at += v.size() * sizeof(E);
+      };
+      const Lanczos4Axis *lx = nullptr, *ly = nullptr;
+      const float *cx = nullptr, *cy = nullptr;
+      put(c_.lanczos_cols, lx);  // Lanczos4Axis first: its alignment
+      put(c_.lanczos_rows, ly);
+      put(c_.coord_cols, cx);
+      put(c_.coord_rows, cy);
+      p_.axis_x = {cx, lx};
+      p_.axis_y = {cy, ly};
+    }
     const Dims& d = c_.dims;
     const std::size_t P = p_.planes, nb = d.num_blocks, plane = static_cast<std::size_t>(d.dec_w) * d.dec_h;
     std::size_t floats = 0;
@@ -356,18 +402,24 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     means_kernel<<<grid_for(p_.planes * block_elems, kChainThreads), kChainThreads, 0, stream>>>(p_, s_);
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
-    covariance_kernel<<<grid_for(p_.planes * kPairs, kChainThreads), kChainThreads, 0, stream>>>(p_, s_);
-    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
-    solve_kernel<<<p_.planes, kSolveThreads, 0, stream>>>(p_, s_);
-    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
-    score_kernel<<<p_.pairs, kThreads, 0, stream>>>(p_, s_);
-    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    cuda::with_device_arith(frame.arith, [&](auto arith) {
+      using Arith = decltype(arith);
+      covariance_kernel<Arith>
+          <<<grid_for(p_.planes * covariance_terms, kChainThreads), kChainThreads, 0, stream>>>(p_, s_);
+      EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+      solve_kernel<Arith><<<p_.planes, kSolveThreads, 0, stream>>>(p_, s_);
+      EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+      score_kernel<Arith><<<p_.pairs, kThreads, 0, stream>>>(p_, s_);
+      EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    });
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_.get(), s_.result, sizeof(Result), cudaMemcpyDeviceToHost, stream));
   }
 
   std::uint64_t host_frames() const override { return host_frames_; }
+  cuda::DeviceArithCounts arith_counts() const override { return counts_; }
 
   void finish(const FrameInput& in, FrameOutput& out) override {
+    counts_ += {host_->arith[0], host_->arith[1], host_->arith[2]};
     FrameResult r;
     if (!c_.chroma && in.index == 0) {
       // speed_temporal is 0 at frame 0 (the device ran on stale history).
@@ -419,9 +471,11 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
   Params p_;
   DeviceScratch s_{};
   cuda::DeviceBuffer<float> block_;
+  cuda::DeviceBuffer<std::uint8_t> axes_;  // the prescaling's tables (p_.axis_x, p_.axis_y)
   cuda::PinnedBuffer<Result> host_;  // the graph's last copy lands here
   speed::Scratch cpu_scratch_;
   std::uint64_t host_frames_ = 0;  // frames compute_frame() recomputed
+  cuda::DeviceArithCounts counts_;
 };
 
 }  // namespace

@@ -26,7 +26,10 @@ struct Config {
   double max_val = 1000.0;
   int weight_var_mode = 0;
   bool use_ref_diff = false;
-  // lanczos4 prescaling: each output column's / row's weights (host only)
+  // The prescaling's axes, computed once with R (the device gets copies):
+  // bilinear and bicubic: each output column's / row's source position;
+  // lanczos4: each output column's / row's first index and weights.
+  std::vector<float> coord_cols, coord_rows;
   std::vector<Lanczos4Axis> lanczos_cols, lanczos_rows;
   double log2_2pie = 0.0;    // log2(2 pi e), R's
   float base_entropy = 0.0f;  // get_speed_score's threshold
@@ -59,8 +62,15 @@ struct FrameResult {
   bool no_convergence = false;  // the eigenvalue iteration hit its limit (upstream warns)
 };
 
-// The whole frame on the host (the CPU worker; the CUDA worker's fallback).
-void compute_frame(const Config& c, Scratch& s, const FrameInput& in, FrameResult& r);
+// The whole frame on the host (the CPU worker; the CUDA worker's fallback),
+// with R's doubles; with `emulate_fp64` as the fp64-free CUDA kernels
+// compute it (docs/fp64-free.md: Sf64), falling back to R's host functions
+// where those leave a call undecided, and counted in fp64_emulation_counts().
+void compute_frame(const Config& c, Scratch& s, const FrameInput& in, FrameResult& r, bool emulate_fp64 = false);
+
+// The prescaled plane's axes for the sample functions (Config's tables).
+inline ScaleAxis scale_axis_x(const Config& c) { return {c.coord_cols.data(), c.lanczos_cols.data()}; }
+inline ScaleAxis scale_axis_y(const Config& c) { return {c.coord_rows.data(), c.lanczos_rows.data()}; }
 
 // The outputs as upstream appends them (chroma: clipped u, v, uv; temporal:
 // the raw score, 0 at frame 0).

@@ -13,10 +13,17 @@
 // them, entropies and score in float.
 // Elementary functions come from a policy M (HostMath: R's host functions;
 // FastMath: the host+device fast paths, which flag an undecided call so that
-// the caller recomputes the frame on the host).
+// the caller recomputes the frame on the host; Sf64Math: the same without
+// fp64). R's doubles are of the type T = real_of<M>: double, or Sf64
+// (binary64 in integer arithmetic, numeric/sf64.hpp) in the device variant
+// without fp64 and its CPU emulation; every double statement below is written
+// once for both (docs/fp64-free.md). Where an island is provably one IEEE
+// float operation (a float square root of a float, a halving), the Sf64
+// variant evaluates it in fp32: the same bits, no emulation.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "features/common/separable_filter.hpp"
 #include "numeric/cr_exp.hpp"
@@ -33,6 +40,7 @@ namespace exactvmaf::speed {
 inline constexpr unsigned num_scales = 4;      // 16x decimation
 inline constexpr unsigned block_size = 5;      // DEFAULT_BLOCK_SIZE
 inline constexpr unsigned block_elems = 25;    // block_size^2: the covariance matrix is 25x25
+inline constexpr unsigned covariance_terms = block_elems * (block_elems + 1) / 2;  // its lower triangle: 325
 inline constexpr double eigen_eps = 1e-6;      // EIGENVALUE_EPS (a double)
 inline constexpr int eigen_max_iters = 500;    // EIGENVALUE_MAX_ITERS
 inline constexpr int max_filter_taps = 128;    // upstream's filter arrays
@@ -46,8 +54,33 @@ enum class ScaleMethod { nearest, bicubic, lanczos4, bilinear };
 
 // ---- exact helpers ------------------------------------------------------------
 
+using rmath::f32_of;
+using rmath::real_of;
+using rmath::Sf64;
+using rmath::sqrt_of;  // IEEE square root of a double or an Sf64
+
 // IEEE square root (sqrtsd; __dsqrt_rn on the device).
 EXACTVMAF_HD_INLINE double sqrt_f64(double x) { return rmath::sqrt_of(x); }
+
+template <class T>
+inline constexpr bool is_sf64 = std::is_same_v<T, Sf64>;
+
+// (float)sqrt((double)s) of a float s. With T = Sf64 the IEEE float square
+// root, which is the same value: rounding sqrt(s) first to 53 bits and then
+// to 24 gives the correctly rounded float, since 53 >= 2 * 24 + 2 (Figueroa,
+// "When is double rounding innocuous?", 1995).
+template <class T>
+EXACTVMAF_HD_INLINE float sqrt_f32_through_f64(float s) {
+  if constexpr (is_sf64<T>) {
+#if EXACTVMAF_DEVICE_CODE
+    return __fsqrt_rn(s);
+#else
+    return __builtin_sqrtf(s);
+#endif
+  } else {
+    return static_cast<float>(sqrt_f64(static_cast<double>(s)));
+  }
+}
 
 // fabsf / fabs: clear the sign bit (also of -0 and NaN), as libm does.
 EXACTVMAF_HD_INLINE float abs_f32(float x) { return dd::float_from_bits(dd::bits_of(x) & 0x7fffffffU); }
@@ -69,9 +102,11 @@ EXACTVMAF_HD_INLINE int sign_of(float x) { return x >= 0 ? 1 : -1; }
 
 // ---- elementary functions -------------------------------------------------------
 
-// R's functions (src/numeric/rmath_policy.hpp); FastMath flags undecided calls.
+// R's functions (src/numeric/rmath_policy.hpp); FastMath and Sf64Math flag
+// undecided calls.
 using HostMath = rmath::HostMathPolicy;
 using FastMath = rmath::FastMathPolicy;
+using Sf64Math = rmath::Sf64FastMathPolicy;
 
 // ---- dimensions -----------------------------------------------------------------
 
@@ -185,8 +220,10 @@ EXACTVMAF_HD_INLINE float mirror_f32(float i, float left, float right) {
 
 // ---- prescaling (vif_scale_frame_s) ------------------------------------------------
 
-// (x + 0.5) * ratio - 0.5 in double, stored to float.
-EXACTVMAF_HD_INLINE float scale_coord(int x, float ratio) {
+// (x + 0.5) * ratio - 0.5 in double, stored to float. Host only: the source
+// position of every output column and row is computed once per run (Config;
+// the device reads the table).
+inline float scale_coord(int x, float ratio) {
   return static_cast<float>((static_cast<double>(x) + 0.5) * static_cast<double>(ratio) - 0.5);
 }
 
@@ -198,8 +235,10 @@ EXACTVMAF_HD_INLINE float bicubic_kernel(float t) {
   return 0;
 }
 
+// Host only, with R's sin (the weights of every output column and row are
+// computed once per run).
 template <class M>
-EXACTVMAF_HD_INLINE float lanczos4_kernel(float x, float a, M& m) {
+float lanczos4_kernel(float x, float a, M& m) {
   constexpr double pi = 3.14159265358979323846;
   if (static_cast<double>(x) == 0.0) return 1.0f;
   if (x > -a && x < a) {
@@ -211,14 +250,14 @@ EXACTVMAF_HD_INLINE float lanczos4_kernel(float x, float a, M& m) {
 }
 
 // lanczos4 along one axis at output coordinate x: the first source index and
-// the 9 weights (they depend on x only, so the CPU keeps them per column/row).
+// the 9 weights (they depend on x only).
 struct Lanczos4Axis {
   int x0 = 0;
   float w[9] = {};
 };
 
 template <class M>
-EXACTVMAF_HD_INLINE Lanczos4Axis lanczos4_axis(int x, float ratio, M& m) {
+Lanczos4Axis lanczos4_axis(int x, float ratio, M& m) {
   constexpr int a = 4;
   Lanczos4Axis ax;
   const float xx = scale_coord(x, ratio);
@@ -245,22 +284,31 @@ EXACTVMAF_HD_INLINE float lanczos4_apply(const Src& src, const Lanczos4Axis& ax,
   return value / weight_sum;
 }
 
+// One axis of the resampling, per output column (or row): the source
+// position scale_coord gives (bilinear, bicubic), or lanczos4's first index
+// and weights.
+struct ScaleAxis {
+  const float* coord = nullptr;
+  const Lanczos4Axis* lanczos = nullptr;
+};
+
 // One sample of the prescaled plane at (x, y); src(row, col) reads the sw x sh
 // source plane. Sizes are different (equal sizes are a copy, handled by the caller).
-template <class M, class Src>
+template <class Src>
 EXACTVMAF_HD_INLINE float scaled_sample(ScaleMethod method, const Src& src, int sw, int sh, int dw, int dh, int x,
-                                        int y, M& m) {
-  const float ratio_x = static_cast<float>(sw) / static_cast<float>(dw);
-  const float ratio_y = static_cast<float>(sh) / static_cast<float>(dh);
+                                        int y, ScaleAxis ax, ScaleAxis ay) {
+  const float right_x = static_cast<float>(sw - 1), right_y = static_cast<float>(sh - 1);
   if (method == ScaleMethod::nearest) {
+    const float ratio_x = static_cast<float>(sw) / static_cast<float>(dw);
+    const float ratio_y = static_cast<float>(sh) / static_cast<float>(dh);
     const int ry = static_cast<int>(static_cast<float>(y) * ratio_y);
     const int rx = static_cast<int>(static_cast<float>(x) * ratio_x);
     return src(ry, rx);
   }
-  const float xx = scale_coord(x, ratio_x);
-  const float yy = scale_coord(y, ratio_y);
+  if (method == ScaleMethod::lanczos4) return lanczos4_apply(src, ax.lanczos[x], ay.lanczos[y], right_x, right_y);
+  const float xx = ax.coord[x];
+  const float yy = ay.coord[y];
   if (method == ScaleMethod::bilinear) {
-    const float right_x = static_cast<float>(sw - 1), right_y = static_cast<float>(sh - 1);
     const int x1 = static_cast<int>(mirror_f32(static_cast<float>(floor_to_int(xx)), 0, right_x));
     const int x2 = static_cast<int>(mirror_f32(static_cast<float>(ceil_to_int(xx)), 0, right_x));
     const float dx = xx - static_cast<float>(x1);
@@ -270,29 +318,25 @@ EXACTVMAF_HD_INLINE float scaled_sample(ScaleMethod method, const Src& src, int 
     return (1 - dy) * (1 - dx) * src(y1, x1) + (1 - dy) * dx * src(y1, x2) + dy * (1 - dx) * src(y2, x1) +
            dy * dx * src(y2, x2);
   }
+  // bicubic
   const int x0 = floor_to_int(xx);
   const int y0 = floor_to_int(yy);
   const float dx = xx - static_cast<float>(x0);
   const float dy = yy - static_cast<float>(y0);
-  const float right_x = static_cast<float>(sw - 1), right_y = static_cast<float>(sh - 1);
-  if (method == ScaleMethod::bicubic) {
-    float wx[4], wy[4];
-    for (int i = -1; i <= 2; ++i) {
-      wx[i + 1] = bicubic_kernel(static_cast<float>(i) - dx);
-      wy[i + 1] = bicubic_kernel(static_cast<float>(i) - dy);
-    }
-    float v = 0.0f;
-    for (int j = -1; j <= 2; ++j)
-      for (int i = -1; i <= 2; ++i) {
-        const int xi = static_cast<int>(mirror_f32(static_cast<float>(x0 + i), 0, right_x));
-        const int yi = static_cast<int>(mirror_f32(static_cast<float>(y0 + j), 0, right_y));
-        const float weight = wx[i + 1] * wy[j + 1];
-        v += src(yi, xi) * weight;
-      }
-    return v;
+  float wx[4], wy[4];
+  for (int i = -1; i <= 2; ++i) {
+    wx[i + 1] = bicubic_kernel(static_cast<float>(i) - dx);
+    wy[i + 1] = bicubic_kernel(static_cast<float>(i) - dy);
   }
-  // lanczos4
-  return lanczos4_apply(src, lanczos4_axis(x, ratio_x, m), lanczos4_axis(y, ratio_y, m), right_x, right_y);
+  float v = 0.0f;
+  for (int j = -1; j <= 2; ++j)
+    for (int i = -1; i <= 2; ++i) {
+      const int xi = static_cast<int>(mirror_f32(static_cast<float>(x0 + i), 0, right_x));
+      const int yi = static_cast<int>(mirror_f32(static_cast<float>(y0 + j), 0, right_y));
+      const float weight = wx[i + 1] * wy[j + 1];
+      v += src(yi, xi) * weight;
+    }
+  return v;
 }
 
 // ---- filtering: features/common/separable_filter.hpp (filter_at, PlaneRef) -----------------
@@ -332,14 +376,21 @@ EXACTVMAF_HD_INLINE float block_mean(const float* data, std::ptrdiff_t stride, c
   return acc / static_cast<float>(static_cast<std::size_t>(d.sub_w) * d.sub_h);
 }
 
+// The sample count of a covariance term in R's double (size_t to double).
+template <class T>
+EXACTVMAF_HD_INLINE T term_count(const Dims& d) {
+  return T(static_cast<std::int64_t>(static_cast<std::size_t>(d.sub_w) * d.sub_h));
+}
+
 // compute_covariance of offsets x and y (0..24): the double sum of
 // (x - mean_x)(y - mean_y), divided by the count in double, stored to float.
+template <class T>
 EXACTVMAF_HD_INLINE float block_covariance(const float* data, std::ptrdiff_t stride, const Dims& d, const float* means,
                                            unsigned xi, unsigned yi) {
   const unsigned rx = xi / block_size, cx = xi % block_size, ry = yi / block_size, cy = yi % block_size;
-  const double mean_x = static_cast<double>(means[xi]);
-  const double mean_y = static_cast<double>(means[yi]);
-  double acc = 0;
+  const T mean_x = T(means[xi]);
+  const T mean_y = T(means[yi]);
+  T acc = T(0.0);
   for (unsigned i = 0; i < d.sub_h; ++i) {
     const float* row_x = data + static_cast<std::ptrdiff_t>(rx + i) * stride + cx;
     const float* row_y = data + static_cast<std::ptrdiff_t>(ry + i) * stride + cy;
@@ -353,10 +404,10 @@ EXACTVMAF_HD_INLINE float block_covariance(const float* data, std::ptrdiff_t str
       }
       EXACTVMAF_SPEED_UNROLL
       for (unsigned k = 0; k < chain_batch; ++k)
-        if (k < left) acc += (static_cast<double>(vx[k]) - mean_x) * (static_cast<double>(vy[k]) - mean_y);
+        if (k < left) acc = acc + (T(vx[k]) - mean_x) * (T(vy[k]) - mean_y);
     }
   }
-  return static_cast<float>(acc / static_cast<double>(static_cast<std::size_t>(d.sub_w) * d.sub_h));
+  return f32_of(acc / term_count<T>(d));
 }
 
 // The 25 means and the 325 covariance terms with their chains interleaved
@@ -374,25 +425,27 @@ inline void block_means_interleaved(const float* data, std::ptrdiff_t stride, co
 }
 
 // cov (25 x 25, both triangles) from the means.
-inline void covariance_matrix_interleaved(const float* data, std::ptrdiff_t stride, const Dims& d, const float* means,
-                                          float* cov) {
-  double acc[block_elems * block_elems] = {};
-  double mean[block_elems], c[block_elems];
-  for (unsigned o = 0; o < block_elems; ++o) mean[o] = static_cast<double>(means[o]);
+template <class T>
+void covariance_matrix_interleaved(const float* data, std::ptrdiff_t stride, const Dims& d, const float* means,
+                                   float* cov) {
+  T acc[block_elems * block_elems];
+  T mean[block_elems], c[block_elems];
+  for (auto& a : acc) a = T(0.0);
+  for (unsigned o = 0; o < block_elems; ++o) mean[o] = T(means[o]);
   for (unsigned i = 0; i < d.sub_h; ++i)
     for (unsigned j = 0; j < d.sub_w; ++j) {
       for (unsigned o = 0; o < block_elems; ++o)
-        c[o] = static_cast<double>(data[(o / block_size + i) * stride + (o % block_size + j)]) - mean[o];
+        c[o] = T(data[(o / block_size + i) * stride + (o % block_size + j)]) - mean[o];
       for (unsigned x = 0; x < block_elems; ++x) {
-        const double cx = c[x];
-        double* row = acc + x * block_elems;
-        for (unsigned y = 0; y <= x; ++y) row[y] += cx * c[y];
+        const T cx = c[x];
+        T* row = acc + x * block_elems;
+        for (unsigned y = 0; y <= x; ++y) row[y] = row[y] + cx * c[y];
       }
     }
-  const double count = static_cast<double>(static_cast<std::size_t>(d.sub_w) * d.sub_h);
+  const T count = term_count<T>(d);
   for (unsigned x = 0; x < block_elems; ++x)
     for (unsigned y = 0; y <= x; ++y) {
-      const float v = static_cast<float>(acc[x * block_elems + y] / count);
+      const float v = f32_of(acc[x * block_elems + y] / count);
       cov[x * block_elems + y] = v;
       cov[y * block_elems + x] = v;
     }
@@ -400,24 +453,27 @@ inline void covariance_matrix_interleaved(const float* data, std::ptrdiff_t stri
 
 // ---- eigenvalues (adapted GSL symmtd + symm, as upstream) -------------------------------
 
+template <class T>
 EXACTVMAF_HD_INLINE float pythagoras(float x, float y) {
-  return static_cast<float>(sqrt_f64(static_cast<double>(x * x + y * y)));
+  return sqrt_f32_through_f64<T>(x * x + y * y);
 }
 
 // compute_column_norm of A[start:size, col] (n x n).
+template <class T>
 EXACTVMAF_HD_INLINE float column_norm(const float* A, int col, int start, int n) {
   float s = 0;
   for (int i = start; i < n; ++i) s += A[i * n + col] * A[i * n + col];
-  return static_cast<float>(sqrt_f64(static_cast<double>(s)));
+  return sqrt_f32_through_f64<T>(s);
 }
 
 // compute_householder_transform; returns tau.
+template <class T>
 EXACTVMAF_HD_INLINE float householder(float* A, int col, int start, int n) {
   if (n - start == 1) return 0.0f;
-  const float xnorm = column_norm(A, col, start + 1, n);
+  const float xnorm = column_norm<T>(A, col, start + 1, n);
   if (xnorm == 0.0f) return 0.0f;
   const float alpha = A[start * n + col];
-  const float beta = static_cast<float>(-sign_of(alpha)) * pythagoras(alpha, xnorm);
+  const float beta = static_cast<float>(-sign_of(alpha)) * pythagoras<T>(alpha, xnorm);
   const float tau = (beta - alpha) / beta;
   const float s = alpha - beta;
   if (s != 0.0f) {
@@ -434,55 +490,84 @@ EXACTVMAF_HD_INLINE float tridiag_multiply_entry(const float* A, const float* v,
   return x;
 }
 
-// -0.5 * tau * xv in double, stored to float.
+// -0.5 * tau * xv in double, stored to float. The double is exact (-0.5 tau
+// is, and a product of two floats has 48 bits), so R's float is the float
+// rounding of -0.5 tau xv: with T = Sf64, -0.5f times the float product,
+// where halving is exact (the product's magnitude in [2^-120, 2^126]) or the
+// product is zero.
+template <class T>
 EXACTVMAF_HD_INLINE float householder_alpha(float tau, float xv) {
-  return static_cast<float>(-0.5 * static_cast<double>(tau) * static_cast<double>(xv));
+  if constexpr (is_sf64<T>) {
+    const float p = tau * xv;
+    const float ap = abs_f32(p);
+    if (p == 0.0f || (ap >= 0x1p-120f && ap <= 0x1p126f)) return -0.5f * p;
+  }
+  return f32_of(-0.5 * T(tau) * T(xv));
 }
 
 // chop_small_elements: |sd| < 1e-6 * (|d_i| + |d_i+1|), the sum in float, the
 // product and comparison in double.
+template <class T>
 EXACTVMAF_HD_INLINE void chop_small(const float* d, float* sd, int n) {
   for (int i = 0; i < n - 1; ++i)
-    if (static_cast<double>(abs_f32(sd[i])) < eigen_eps * static_cast<double>(abs_f32(d[i]) + abs_f32(d[i + 1])))
-      sd[i] = 0.0f;
+    if (T(abs_f32(sd[i])) < eigen_eps * T(abs_f32(d[i]) + abs_f32(d[i + 1]))) sd[i] = 0.0f;
 }
 
+// (double)(ta - tb) / 2.0 stored to float: the quotient is exact in double,
+// so with T = Sf64 it is the float division by 2 (IEEE, the same rounding).
+template <class T>
+EXACTVMAF_HD_INLINE float half_difference(float ta, float tb) {
+  if constexpr (is_sf64<T>)
+    return (ta - tb) / 2.0f;
+  else
+    return f32_of(T(ta - tb) / 2.0);
+}
+
+template <class T>
 EXACTVMAF_HD_INLINE float trailing_eigenvalue(const float* d, const float* sd, int n) {
   const float ta = d[n - 2], tb = d[n - 1], tab = sd[n - 2];
-  const float dt = static_cast<float>(static_cast<double>(ta - tb) / 2.0);
-  if (dt > 0) return tb - tab * (tab / (dt + pythagoras(dt, tab)));
+  const float dt = half_difference<T>(ta, tb);
+  if (dt > 0) return tb - tab * (tab / (dt + pythagoras<T>(dt, tab)));
   if (dt == 0) return tb - abs_f32(tab);
-  return tb + tab * (tab / (-dt + pythagoras(dt, tab)));
+  return tb + tab * (tab / (-dt + pythagoras<T>(dt, tab)));
 }
 
+// 1.0 / sqrt((double)(1 + t * t)), stored to float.
+template <class T>
+EXACTVMAF_HD_INLINE float inverse_hypot1(float t) {
+  return f32_of(1.0 / sqrt_of(T(1 + t * t)));
+}
+
+template <class T>
 EXACTVMAF_HD_INLINE void create_givens(float a, float b, float* c, float* s) {
   if (b == 0) {
     *c = 1;
     *s = 0;
   } else if (abs_f32(b) > abs_f32(a)) {
     const float t = -a / b;
-    const float s1 = static_cast<float>(1.0 / sqrt_f64(static_cast<double>(1 + t * t)));
+    const float s1 = inverse_hypot1<T>(t);
     *s = s1;
     *c = s1 * t;
   } else {
     const float t = -b / a;
-    const float c1 = static_cast<float>(1.0 / sqrt_f64(static_cast<double>(1 + t * t)));
+    const float c1 = inverse_hypot1<T>(t);
     *c = c1;
     *s = c1 * t;
   }
 }
 
 // qr_step: one implicit symmetric QR sweep with Wilkinson shift on a block.
+template <class T>
 EXACTVMAF_HD_INLINE void qr_step(float* d, float* sd, int n) {
-  float mu = trailing_eigenvalue(d, sd, n);
-  if (eigen_eps * static_cast<double>(abs_f32(mu)) > static_cast<double>(abs_f32(d[0]) + abs_f32(sd[0]))) mu = 0;
+  float mu = trailing_eigenvalue<T>(d, sd, n);
+  if (eigen_eps * T(abs_f32(mu)) > T(abs_f32(d[0]) + abs_f32(sd[0]))) mu = 0;
   float x = d[0] - mu;
   float z = sd[0];
   float ak = 0, bk = 0, zk = 0;
   float ap = d[0], bp = sd[0], aq = d[1];
   if (n == 2) {
     float c, s;
-    create_givens(x, z, &c, &s);
+    create_givens<T>(x, z, &c, &s);
     const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
     const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
     const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
@@ -494,7 +579,7 @@ EXACTVMAF_HD_INLINE void qr_step(float* d, float* sd, int n) {
   float bq = sd[1];
   for (int k = 0; k < n - 1; ++k) {
     float c, s;
-    create_givens(x, z, &c, &s);
+    create_givens<T>(x, z, &c, &s);
     const float bk1 = c * bk - s * zk;
     const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
     const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
@@ -520,8 +605,9 @@ EXACTVMAF_HD_INLINE void qr_step(float* d, float* sd, int n) {
 
 // compute_eigenvalues_tridiagonal; the eigenvalues are left in d. Returns
 // false when the iteration limit was reached (upstream warns).
+template <class T>
 EXACTVMAF_HD_INLINE bool tridiagonal_eigenvalues(float* d, float* sd, int n) {
-  chop_small(d, sd, n);
+  chop_small<T>(d, sd, n);
   int b = n - 1;
   int iter = 0;
   while (b > 0 && iter < eigen_max_iters) {
@@ -535,15 +621,26 @@ EXACTVMAF_HD_INLINE bool tridiagonal_eigenvalues(float* d, float* sd, int n) {
       --a;
     }
     const int nb = b - a + 1;
-    qr_step(d + a, sd + a, nb);
-    chop_small(d + a, sd + a, nb);
+    qr_step<T>(d + a, sd + a, nb);
+    chop_small<T>(d + a, sd + a, nb);
     ++iter;
   }
   return iter != eigen_max_iters;
 }
 
-// is_matrix_regular: every eigenvalue >= 1e-6 (float compared in double).
-EXACTVMAF_HD_INLINE bool eigenvalue_regular(float e) { return !(static_cast<double>(e) < eigen_eps); }
+// The least float above 1e-6 (the double 1e-6 is not a float): for a float e,
+// (double)e < 1e-6 exactly when e < this.
+inline constexpr float eigen_eps_f32_above = 0x1.0c6f7cp-20f;
+
+// is_matrix_regular: every eigenvalue >= 1e-6 (float compared in double; with
+// T = Sf64 the equivalent float comparison).
+template <class T>
+EXACTVMAF_HD_INLINE bool eigenvalue_regular(float e) {
+  if constexpr (is_sf64<T>)
+    return !(e < eigen_eps_f32_above);
+  else
+    return !(T(e) < eigen_eps);
+}
 
 // ---- QR decomposition and the linear solve -------------------------------------------------
 
@@ -556,21 +653,23 @@ EXACTVMAF_HD_INLINE float matmul_entry(const float* x, const float* y, int i, in
 }
 
 // vector_norm.
+template <class T>
 EXACTVMAF_HD_INLINE float vector_norm(const float* v, int n) {
   float s = 0;
   for (int i = 0; i < n; ++i) s += v[i] * v[i];
-  return static_cast<float>(sqrt_f64(static_cast<double>(s)));
+  return sqrt_f32_through_f64<T>(s);
 }
 
 // The Householder vector of step k (matrix_qr_decomposition): column k of
 // tmp_z after matrix_minor(tmp_z, k), shifted by sign(A[k][k]) * norm and
 // normalised. Sequential; vec has n entries.
+template <class T>
 EXACTVMAF_HD_INLINE void qr_householder_vector(const float* tmp_z, const float* A, int n, int k, float* vec) {
   for (int i = 0; i < n; ++i) vec[i] = tmp_z[i * n + k];  // tmp_z already went through matrix_minor(k)
-  const float norm = vector_norm(vec, n);
+  const float norm = vector_norm<T>(vec, n);
   const int sign = sign_of(A[k * n + k]);
   vec[k] += static_cast<float>(sign) * norm;
-  const float dn = vector_norm(vec, n);
+  const float dn = vector_norm<T>(vec, n);
   for (int i = 0; i < n; ++i) vec[i] = vec[i] / dn;
 }
 
@@ -602,12 +701,12 @@ EXACTVMAF_HD_INLINE float block_variance(const float* X, const float* Y, int nb,
 // E = E + (log2(L * S + sigma_nn) + log2(2 pi e)) with E float and the
 // right-hand side double.
 template <class M>
-EXACTVMAF_HD_INLINE float block_entropy(const float* eig, float variance, float sigma_nn, double log2_2pie, M& m) {
+EXACTVMAF_HD_INLINE float block_entropy(const float* eig, float variance, float sigma_nn, real_of<M> log2_2pie, M& m) {
+  using T = real_of<M>;
   float e = 0;
   for (unsigned k = 0; k < block_elems; ++k) {
     const float L = eig[k] < 0 ? 0 : eig[k];
-    e = static_cast<float>(static_cast<double>(e) +
-                           (m.log2_f64(static_cast<double>(L * variance + sigma_nn)) + log2_2pie));
+    e = f32_of(T(e) + (m.log2_f64(T(L * variance + sigma_nn)) + log2_2pie));
   }
   return e;
 }
@@ -623,39 +722,40 @@ EXACTVMAF_HD_INLINE float base_entropy(float sigma_nn, float nn_floor, double lo
 // the base), for speed_weight_var_mode 0..6.
 template <class M>
 EXACTVMAF_HD_INLINE float block_score(float e_ref, float v_ref, float e_dis, float v_dis, float base, int mode, M& m) {
+  using T = real_of<M>;
   if (e_ref < base && e_dis < base) return 0;
-  const double er = static_cast<double>(e_ref), ed = static_cast<double>(e_dis);
+  const T er = T(e_ref), ed = T(e_dis);
   float sr = 0.0f, sd = 0.0f;
   switch (mode) {
     case 0:
-      sr = static_cast<float>(er * m.log2_f64(static_cast<double>(1 + v_ref)));
-      sd = static_cast<float>(ed * m.log2_f64(static_cast<double>(1 + v_dis)));
+      sr = f32_of(er * m.log2_f64(T(1 + v_ref)));
+      sd = f32_of(ed * m.log2_f64(T(1 + v_dis)));
       break;
     case 1:
-      sr = static_cast<float>(er * m.log2_f64(static_cast<double>(1 + v_ref)));
-      sd = static_cast<float>(ed * m.log2_f64(static_cast<double>(1 + v_ref)));
+      sr = f32_of(er * m.log2_f64(T(1 + v_ref)));
+      sd = f32_of(ed * m.log2_f64(T(1 + v_ref)));
       break;
     case 2:
-      sr = static_cast<float>(er * m.log2_f64(static_cast<double>(1 + v_dis)));
-      sd = static_cast<float>(ed * m.log2_f64(static_cast<double>(1 + v_dis)));
+      sr = f32_of(er * m.log2_f64(T(1 + v_dis)));
+      sd = f32_of(ed * m.log2_f64(T(1 + v_dis)));
       break;
     case 3: {
-      const double avg = 1 + static_cast<double>(v_ref + v_dis) / 2.0;
-      sr = static_cast<float>(er * m.log2_f64(avg));
-      sd = static_cast<float>(ed * m.log2_f64(avg));
+      const T avg = 1.0 + T(v_ref + v_dis) / 2.0;
+      sr = f32_of(er * m.log2_f64(avg));
+      sd = f32_of(ed * m.log2_f64(avg));
       break;
     }
     case 4:
-      sr = static_cast<float>(er * m.log2_f64(static_cast<double>(1 + v_ref)));
-      sd = static_cast<float>(ed * m.log2_f64(1 + static_cast<double>(v_ref + v_dis) / 2.0));
+      sr = f32_of(er * m.log2_f64(T(1 + v_ref)));
+      sd = f32_of(ed * m.log2_f64(1.0 + T(v_ref + v_dis) / 2.0));
       break;
     case 5:
-      sr = static_cast<float>(er * m.log2_f64(static_cast<double>(1 + v_ref)));
-      sd = static_cast<float>(ed * m.log2_f64(1 + (0.75 * static_cast<double>(v_ref) + 0.25 * static_cast<double>(v_dis))));
+      sr = f32_of(er * m.log2_f64(T(1 + v_ref)));
+      sd = f32_of(ed * m.log2_f64(1.0 + (0.75 * T(v_ref) + 0.25 * T(v_dis))));
       break;
     default:
-      sr = static_cast<float>(er * m.log2_f64(static_cast<double>(1 + v_ref)));
-      sd = static_cast<float>(ed * m.log2_f64(1 + (0.25 * static_cast<double>(v_ref) + 0.75 * static_cast<double>(v_dis))));
+      sr = f32_of(er * m.log2_f64(T(1 + v_ref)));
+      sd = f32_of(ed * m.log2_f64(1.0 + (0.25 * T(v_ref) + 0.75 * T(v_dis))));
       break;
   }
   return abs_f32(sr - sd);
@@ -705,14 +805,14 @@ struct SolveShared {
 // decision): eig gets the 25 eigenvalues (also left in sh.d), sh.regular and
 // sh.no_convergence are set by thread 0 after the last sync (the caller
 // synchronises before reading them). Uses sh.A, hv, hx, tau, d, sd.
-template <class Sync>
+template <class T, class Sync>
 EXACTVMAF_HD_INLINE void solve_eigenvalues(int tid, int nt, Sync sync, SolveShared& sh, const float* K, float* eig) {
   constexpr int n = static_cast<int>(block_elems);
   for (int e = tid; e < n * n; e += nt) sh.A[e] = K[e];
   sync();
   for (int i = 0; i < n - 2; ++i) {
     if (tid == 0) {
-      const float tau = householder(sh.A, i, i + 1, n);
+      const float tau = householder<T>(sh.A, i, i + 1, n);
       for (int j = i + 1; j < n; ++j) sh.hv[j] = sh.A[j * n + i];
       if (tau != 0.0f) {
         sh.A[(i + 1) * n + i] = sh.hv[i + 1];
@@ -728,7 +828,7 @@ EXACTVMAF_HD_INLINE void solve_eigenvalues(int tid, int nt, Sync sync, SolveShar
       if (tid == 0) {
         float xv = 0;
         for (int r = i + 1; r < n; ++r) xv += sh.hx[r] * sh.hv[r];
-        const float alpha = householder_alpha(tau, xv);
+        const float alpha = householder_alpha<T>(tau, xv);
         for (int r = i + 1; r < n; ++r) sh.hx[r] += alpha * sh.hv[r];
       }
       sync();
@@ -742,11 +842,11 @@ EXACTVMAF_HD_INLINE void solve_eigenvalues(int tid, int nt, Sync sync, SolveShar
   if (tid == 0) {
     for (int i = 0; i < n; ++i) sh.d[i] = sh.A[i * n + i];
     for (int i = 0; i < n - 1; ++i) sh.sd[i] = sh.A[(i + 1) * n + i];
-    sh.no_convergence = tridiagonal_eigenvalues(sh.d, sh.sd, n) ? 0 : 1;
+    sh.no_convergence = tridiagonal_eigenvalues<T>(sh.d, sh.sd, n) ? 0 : 1;
     int regular = 1;
     for (int k = 0; k < n; ++k) {
       eig[k] = sh.d[k];
-      if (!eigenvalue_regular(sh.d[k])) regular = 0;
+      if (!eigenvalue_regular<T>(sh.d[k])) regular = 0;
     }
     sh.regular = regular;
   }
@@ -757,7 +857,7 @@ EXACTVMAF_HD_INLINE void solve_eigenvalues(int tid, int nt, Sync sync, SolveShar
 // then). Does not depend on part 1: the device runs it speculatively, the
 // result is used only where the matrix was regular. Uses sh.tz, Q, tq, tm,
 // vec, solved.
-template <class Sync>
+template <class T, class Sync>
 EXACTVMAF_HD_INLINE void solve_qr(int tid, int nt, Sync sync, SolveShared& sh, const float* K, const float* Y,
                                   float* QY, float* X, int nb) {
   constexpr int n = static_cast<int>(block_elems);
@@ -769,7 +869,7 @@ EXACTVMAF_HD_INLINE void solve_qr(int tid, int nt, Sync sync, SolveShared& sh, c
   for (int k = 0; k < n - 1; ++k) {
     for (int e = tid; e < n * n; e += nt) sh.tz[e] = minor_entry(sh.tz, n, k, e / n, e % n);
     sync();
-    if (tid == 0) qr_householder_vector(sh.tz, K, n, k, sh.vec);
+    if (tid == 0) qr_householder_vector<T>(sh.tz, K, n, k, sh.vec);
     sync();
     for (int e = tid; e < n * n; e += nt) sh.tq[e] = reflector_entry(sh.vec, e / n, e % n);
     sync();
@@ -787,7 +887,7 @@ EXACTVMAF_HD_INLINE void solve_qr(int tid, int nt, Sync sync, SolveShared& sh, c
   sync();
   if (tid == 0) {
     int ok = 1;
-    for (int i = 0; i < n; ++i) ok = ok && eigenvalue_regular(abs_f32(sh.tm[i * n + i]));
+    for (int i = 0; i < n; ++i) ok = ok && eigenvalue_regular<T>(abs_f32(sh.tm[i * n + i]));
     sh.solved = ok;
   }
   sync();
@@ -805,7 +905,7 @@ EXACTVMAF_HD_INLINE void solve_qr(int tid, int nt, Sync sync, SolveShared& sh, c
 // (in every thread) whether the system could not be solved.
 template <class Sync, class M>
 EXACTVMAF_HD_INLINE bool solve_finish(int tid, int nt, Sync sync, SolveShared& sh, const float* Y, float* X, int nb,
-                                      float sigma_nn, double log2_2pie, float* variance, float* entropy, M& m) {
+                                      float sigma_nn, real_of<M> log2_2pie, float* variance, float* entropy, M& m) {
   constexpr int n = static_cast<int>(block_elems);
   const bool cannot_invert = !sh.regular || !sh.solved;
   if (cannot_invert)
@@ -826,12 +926,13 @@ EXACTVMAF_HD_INLINE bool solve_finish(int tid, int nt, Sync sync, SolveShared& s
 // whether the system could not be solved.
 template <class Sync, class M>
 EXACTVMAF_HD_INLINE bool solve_plane(int tid, int nt, Sync sync, SolveShared& sh, const float* K, const float* Y,
-                                     float* QY, float* X, float* eig, int nb, float sigma_nn, double log2_2pie,
+                                     float* QY, float* X, float* eig, int nb, float sigma_nn, real_of<M> log2_2pie,
                                      float* variance, float* entropy, M& m) {
+  using T = real_of<M>;
   if (tid == 0) sh.solved = 0;
-  solve_eigenvalues(tid, nt, sync, sh, K, eig);
+  solve_eigenvalues<T>(tid, nt, sync, sh, K, eig);
   sync();
-  if (sh.regular) solve_qr(tid, nt, sync, sh, K, Y, QY, X, nb);
+  if (sh.regular) solve_qr<T>(tid, nt, sync, sh, K, Y, QY, X, nb);
   sync();
   return solve_finish(tid, nt, sync, sh, Y, X, nb, sigma_nn, log2_2pie, variance, entropy, m);
 }
