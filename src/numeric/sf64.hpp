@@ -75,7 +75,11 @@ EXACTVMAF_HD_INLINE std::uint64_t round_magnitude(int ex, std::uint64_t sig, boo
     rem = sig & ((std::uint64_t{1} << shift) - 1);
     half = std::uint64_t{1} << (shift - 1);
   }
-  if (rem > half || (rem == half && (sticky || (kept & 1)))) ++kept;
+  // Up when above half, or at half with the sticky bit or an odd kept; without
+  // a branch (for inexact results the direction is a coin toss, a branch
+  // mispredicted half the time on the host).
+  const std::uint64_t odd_or_sticky = (kept & 1) | static_cast<std::uint64_t>(sticky);
+  kept += static_cast<std::uint64_t>(rem > half) | (static_cast<std::uint64_t>(rem == half) & odd_or_sticky);
   const std::uint64_t hidden = std::uint64_t{1} << (prec - 1);
   if (top < emin) return kept;  // subnormal, or the smallest normal after rounding up
   if (kept == (hidden << 1)) {
@@ -155,6 +159,61 @@ EXACTVMAF_HD_OUTLINE std::uint64_t mul_bits(std::uint64_t a, std::uint64_t b) {
   return round_f64(sign, x.e + y.e + 64 - s, top, sticky);
 }
 
+// The IEEE float reciprocal and square root: correctly rounded on the host
+// and on the device (__frcp_rn, __fsqrt_rn), so both compute the same bits.
+// div_bits and sqrt_bits take their first 24 bits from these; no fp64.
+EXACTVMAF_HD_INLINE float f32_rcp(float x) {
+#if EXACTVMAF_DEVICE_CODE
+  return __frcp_rn(x);
+#else
+  return 1.0f / x;
+#endif
+}
+EXACTVMAF_HD_INLINE float f32_sqrt(float x) {
+#if EXACTVMAF_DEVICE_CODE
+  return __fsqrt_rn(x);
+#else
+  return __builtin_sqrtf(x);  // sqrtss
+#endif
+}
+
+// Quotient and root estimates for div_bits and sqrt_bits: an fp32 start,
+// then integer steps on exact remainders (32 x 32 and 64-bit products, no
+// 128-bit ones). Each lands within (-0.999, 0.003) of the exact value.
+// div_bits and sqrt_bits then fix the last unit from the exact remainder.
+// Their results depend on these bounds only through |error| < 2^7 (2^9 for
+// the quotient), because the remainders are computed modulo 2^64.
+// fp64_free_test checks the premises below exhaustively, and the bounds on
+// hard and random operands.
+//
+// div_recip(y), y in [2^52, 2^53): v = RN(1 / t) 2^53 for t = floor(y / 2^29)
+// in [2^23, 2^24), an integer in [2^29, 2^30]; v = 2^82 / y (1 + d) with d in
+// [-2^-24, 1.5001 2^-23) (RN's 2^-24 and y / (2^29 t) in [1, 1 + 2^-23)).
+EXACTVMAF_HD_INLINE std::uint32_t div_recip(std::uint64_t y) {
+  return static_cast<std::uint32_t>(f32_rcp(static_cast<float>(static_cast<std::uint32_t>(y >> 29))) * 0x1p53f);
+}
+
+// div_estimate(x, y), x and y in [2^52, 2^53): Q' with Q' - x 2^55 / y in
+// (-0.999, 0.003). Three quotient digits, each the previous exact remainder
+// times v, floored; Ek = (quotient so far) - x 2^Kk / y and rk = -Ek y:
+//   d1 = floor(floor(x / 2^21) v / 2^32): E1 in (-2^6 - 1.25, 2^30 1.5001 2^-23) = (-65.25, 192.02);
+//   d2 = floor(floor(r1 / 2^30) v / 2^36) = -E1 2^16 (1 + d) - (< 2^-6) - [0, 1): |E2| < 2.26 + 1.02 < 3.4;
+//   d3 = floor(floor(r2 / 2^25) v / 2^47 + 2^-9): E3 in -E2 2^10 d + 2^-9 - (< 2^-17) - [0, 1), and
+//   |E2 2^10 d| < 3.4 2^10 1.5001 2^-23 < 0.0007, so E3 in (-0.999, 0.003).
+// The 2^-9 bias keeps an exact quotient (E3 = 0 wanted) from landing one low.
+EXACTVMAF_HD_INLINE std::uint64_t div_estimate(std::uint64_t x, std::uint64_t y) {
+  const std::uint32_t v = div_recip(y);
+  const auto d1 =  // x 2^29 / y, in (2^28, 2^31)
+      static_cast<std::uint32_t>((static_cast<std::uint64_t>(static_cast<std::uint32_t>(x >> 21)) * v) >> 32);
+  const auto r1 = static_cast<std::int64_t>((x << 29) - d1 * y);  // |r1| < 193 y < 2^61
+  const std::int64_t d2 = (static_cast<std::int64_t>(static_cast<std::int32_t>(r1 >> 30)) * v) >> 36;
+  const std::uint64_t q2 = (static_cast<std::uint64_t>(d1) << 16) + static_cast<std::uint64_t>(d2);
+  const auto r2 = static_cast<std::int64_t>((x << 45) - q2 * y);  // |r2| < 3.4 y < 2^55
+  const std::int64_t d3 =
+      (static_cast<std::int64_t>(static_cast<std::int32_t>(r2 >> 25)) * v + (std::int64_t{1} << 38)) >> 47;
+  return (q2 << 10) + static_cast<std::uint64_t>(d3);
+}
+
 EXACTVMAF_HD_OUTLINE std::uint64_t div_bits(std::uint64_t a, std::uint64_t b) {
   const bool sign = ((a ^ b) & kSign) != 0;
   if (is_nan(a) || is_nan(b)) return kQNaN;
@@ -170,21 +229,27 @@ EXACTVMAF_HD_OUTLINE std::uint64_t div_bits(std::uint64_t a, std::uint64_t b) {
   s = clz64(y.m) - 11;
   y.m <<= s;
   y.e -= s;
-  // q = floor(x.m * 2^62 / y.m) by restoring division; x.m / y.m in (1/2, 2).
-  std::uint64_t r = x.m, q = 0;
-  if (r >= y.m) {
-    q = 1;
-    r -= y.m;
-  }
-  for (int i = 0; i < 62; ++i) {
-    r <<= 1;
-    q <<= 1;
-    if (r >= y.m) {
-      r -= y.m;
-      q |= 1;
+  // q = floor(x.m 2^55 / y.m), in (2^54, 2^56), and r = x.m 2^55 - q y.m.
+  // For the estimate, r's low 64 bits are r itself (|r| < 2 y.m < 2^63; any
+  // estimate within 2^9 would do). Each step keeps r = x.m 2^55 - q y.m
+  // exact, and the loop ends only at 0 <= r < y.m: q is the floor and r its
+  // remainder, however far off the estimate was. The rounding reads q
+  // (>= 55 bits) and r != 0 as the sticky bit.
+  std::uint64_t q = div_estimate(x.m, y.m);
+  auto r = static_cast<std::int64_t>((x.m << 55) - q * y.m);
+  const auto ym = static_cast<std::int64_t>(y.m);
+  for (;;) {  // one loop for both directions: no closed form with a division
+    if (r < 0) {
+      --q;
+      r += ym;
+    } else if (r >= ym) {
+      ++q;
+      r -= ym;
+    } else {
+      break;
     }
   }
-  return round_f64(sign, x.e - y.e - 62, q, r != 0);
+  return round_f64(sign, x.e - y.e - 55, q, r != 0);
 }
 
 EXACTVMAF_HD_OUTLINE std::uint64_t from_i64_bits(std::int64_t v) {
@@ -236,9 +301,41 @@ EXACTVMAF_HD_INLINE std::int32_t trunc_i32_bits(std::uint64_t a) {
   return static_cast<std::int32_t>(t);
 }
 
-// IEEE square root, as sqrtsd: q = floor(sqrt(R)) digit by digit for the
-// radicand R = m * 2^58 (m's exponent made even), so q has 56 bits and the
-// remainder is the sticky bit. Negative input: x86's default NaN.
+// sqrt_start(m), m in [2^52, 2^54): s = RN(sqrt(floor(m / 2^30))) 2^19, an
+// integer in [2^30, 2^31] with s - sqrt(m 2^8) in (-192, 64] (the floor moves
+// the root down by < 2^-12, RN by <= 2^-13, at the scale of 2^11); and
+// w = RN(1 / (s 2^-19)) 2^41 = 2^60 / s (1 + d), |d| <= 2^-24, in [2^29, 2^30].
+struct SqrtStart {
+  std::uint32_t s, w;
+};
+EXACTVMAF_HD_INLINE SqrtStart sqrt_start(std::uint64_t m) {
+  const float sf = f32_sqrt(static_cast<float>(static_cast<std::uint32_t>(m >> 30)));  // [2^11, 2^12]
+  return {static_cast<std::uint32_t>(sf * 0x1p19f), static_cast<std::uint32_t>(f32_rcp(sf) * 0x1p41f)};
+}
+
+// sqrt_estimate(m), m in [2^52, 2^54): S' with S' - sqrt(m 2^56) in
+// (-0.999, 0.003). Two Newton (Heron) steps on exact remainders, the
+// division by 2 s done as a multiply by w; Ea = s - sqrt(m 2^8) and so on:
+//   sb = s 2^14 + floor(floor(ra / 2^11) w / 2^36), ra = m 2^8 - s^2 = -Ea (s + sqrt(m 2^8)):
+//   Heron's excess 2^14 Ea^2 / (2 s) < 0.29, d's part < 192 2^32 2^13 2^-30 2^-24 = 0.375, the
+//   floors (-1.02, 0]: Eb in (-1.4, 0.67);
+//   S' = sb 2^10 + floor(floor(rb / 2^17) w / 2^48 + 2^-9), rb = m 2^36 - sb^2: w is 2^74 / sb
+//   within 2^-22, |rb 2^9 / sb| < 1.4 2^11, so d's part < 0.0007, Heron's excess < 2^-33:
+//   E' in (-0.999, 0.003). The bias keeps an exact root from landing one low.
+EXACTVMAF_HD_INLINE std::uint64_t sqrt_estimate(std::uint64_t m) {
+  const SqrtStart st = sqrt_start(m);
+  const auto ra = static_cast<std::int64_t>((m << 8) - static_cast<std::uint64_t>(st.s) * st.s);  // |ra| < 2^40
+  const std::int64_t cb = (static_cast<std::int64_t>(static_cast<std::int32_t>(ra >> 11)) * st.w) >> 36;
+  const std::uint64_t sb = (static_cast<std::uint64_t>(st.s) << 14) + static_cast<std::uint64_t>(cb);
+  const auto rb = static_cast<std::int64_t>((m << 36) - sb * sb);  // |rb| < 1.4 2^46
+  const std::int64_t cc =
+      (static_cast<std::int64_t>(static_cast<std::int32_t>(rb >> 17)) * st.w + (std::int64_t{1} << 39)) >> 48;
+  return (sb << 10) + static_cast<std::uint64_t>(cc);
+}
+
+// IEEE square root, as sqrtsd: q = floor(sqrt(R)) for the radicand
+// R = m * 2^56 (m's exponent made even), so q has 55 bits and the remainder
+// is the sticky bit. Negative input: x86's default NaN.
 EXACTVMAF_HD_OUTLINE std::uint64_t sqrt_bits(std::uint64_t a) {
   if (is_nan(a)) return kQNaN;
   if (is_zero(a)) return a;  // sqrt(-0) = -0
@@ -248,25 +345,28 @@ EXACTVMAF_HD_OUTLINE std::uint64_t sqrt_bits(std::uint64_t a) {
   const int s = clz64(x.m) - 11;  // bit 52 set (subnormals)
   x.m <<= s;
   x.e -= s;
-  if (x.e & 1) {
-    x.m <<= 1;
-    --x.e;
-  }
-  // R = x.m * 2^58 < 2^112: high and low words.
-  const std::uint64_t r_hi = x.m >> 6, r_lo = x.m << 58;
-  std::uint64_t rem = 0, root = 0;
-  for (int i = 55; i >= 0; --i) {
-    const int bit = 2 * i;
-    const std::uint64_t pair = bit >= 64 ? (r_hi >> (bit - 64)) & 3u : (r_lo >> bit) & 3u;
-    rem = (rem << 2) | pair;
-    const std::uint64_t trial = (root << 2) | 1u;
-    root <<= 1;
-    if (rem >= trial) {
-      rem -= trial;
-      root |= 1u;
+  const int odd = x.e & 1;  // the exponent made even, without a branch
+  x.m <<= odd;
+  x.e -= odd;
+  // q from the estimate, with the exact remainder rem = R - q^2: its low 64
+  // bits are rem itself (|rem| < 4 q < 2^63; any estimate within 2^7 would
+  // do). Each step keeps rem exact, and the loop ends only at
+  // q^2 <= R < (q + 1)^2, i.e. 0 <= rem <= 2q: q = floor(sqrt(R)). The
+  // rounding reads q (55 bits) and rem != 0 as the sticky bit.
+  std::uint64_t q = sqrt_estimate(x.m);
+  auto rem = static_cast<std::int64_t>((x.m << 56) - q * q);
+  for (;;) {
+    if (rem < 0) {
+      --q;
+      rem += static_cast<std::int64_t>(2 * q + 1);
+    } else if (rem > static_cast<std::int64_t>(2 * q)) {
+      rem -= static_cast<std::int64_t>(2 * q + 1);
+      ++q;
+    } else {
+      break;
     }
   }
-  return round_f64(false, x.e / 2 - 29, root, rem != 0);
+  return round_f64(false, x.e / 2 - 28, q, rem != 0);
 }
 
 // An order key: key(a) < key(b) iff a < b, for non-NaN a, b (zeros equal).

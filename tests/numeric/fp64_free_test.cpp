@@ -5,13 +5,16 @@
 // NativeF64 on every sample, with the replay rate bounded.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <random>
 #include <type_traits>
+#include <vector>
 
 #include "features/adm/adm_math.hpp"
 #include "features/float_adm/float_adm_math.hpp"
@@ -137,6 +140,403 @@ TEST(Sf64, SqrtAndOperatorsEqualHardware) {
       ASSERT_TRUE(same(dbl(sqrt_of(Sf64(v)).bits), std::sqrt(v))) << std::hexfloat << v;
     }
   }
+}
+
+// ---- Division and square root: sf64.hpp takes an fp32 start, refines it
+// with integer steps and fixes the last unit from the exact remainder. The
+// cases below are the hard ones of that scheme: exact results, ties and their
+// neighbours, remainders one unit off, subnormal operands and results, the
+// extreme significands, the overflow edge; then 10^7 random operands each.
+
+using u128 = unsigned __int128;
+constexpr std::uint64_t kFracMask = 0x000fffffffffffffull;
+
+// A double from its fields (field 0: subnormal or zero).
+double make(bool neg, int field, std::uint64_t frac) {
+  return dbl((neg ? 0x8000000000000000ull : 0) | (static_cast<std::uint64_t>(field) << 52) | (frac & kFracMask));
+}
+
+// Sf64's quotient and root against the hardware's, bit for bit: NaN results
+// too (0/0, inf/inf, sqrt(-1) give x86's default NaN), except when an
+// operand is a NaN (Sf64 drops payloads: its NaN is the default one).
+std::uint64_t checked = 0;  // quotients and roots compared, for the tests' reports
+::testing::AssertionResult div_ok(double a, double b) {
+  ++checked;
+  const std::uint64_t got = sf64_detail::div_bits(bits(a), bits(b));
+  const double want = a / b;
+  if (got == bits(want) || ((std::isnan(a) || std::isnan(b)) && std::isnan(dbl(got)))) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << std::hexfloat << a << " / " << b << ": Sf64 " << dbl(got) << ", hardware "
+                                       << want;
+}
+::testing::AssertionResult sqrt_ok(double a) {
+  ++checked;
+  const std::uint64_t got = sf64_detail::sqrt_bits(bits(a));
+  const double want = std::sqrt(a);
+  if (got == bits(want) || (std::isnan(a) && std::isnan(dbl(got)))) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << std::hexfloat << "sqrt " << a << ": Sf64 " << dbl(got) << ", hardware "
+                                       << want;
+}
+
+// a with its bit pattern moved by k units in the last place (same sign).
+double ulps(double a, int k) { return dbl(bits(a) + static_cast<std::uint64_t>(static_cast<std::int64_t>(k))); }
+
+// 52-bit fractions that stress quotient digits: all zeros (1.0), all ones,
+// one bit, low and high runs of ones, alternating bits.
+std::vector<std::uint64_t> extreme_fractions() {
+  std::vector<std::uint64_t> f = {0, kFracMask, kFracMask - 1, 1, 0x5555555555555ull, 0xaaaaaaaaaaaaaull};
+  for (int k = 0; k < 52; ++k) {
+    f.push_back(std::uint64_t{1} << k);
+    f.push_back((std::uint64_t{1} << k) - 1);
+    f.push_back(kFracMask ^ ((std::uint64_t{1} << k) - 1));
+    f.push_back(kFracMask ^ (std::uint64_t{1} << k));
+  }
+  std::sort(f.begin(), f.end());
+  f.erase(std::unique(f.begin(), f.end()), f.end());
+  return f;
+}
+
+// A fraction made of random runs of equal bits.
+std::uint64_t runs_fraction(std::mt19937_64& rng) {
+  std::uint64_t f = 0;
+  bool one = (rng() & 1) != 0;
+  for (int pos = 0; pos < 52;) {
+    const int len = 1 + static_cast<int>(rng() % 24);
+    if (one) f |= ((std::uint64_t{1} << len) - 1) << pos;
+    pos += len;
+    one = !one;
+  }
+  return f & kFracMask;
+}
+
+// p rounded to 53 significant bits (ties up: they do not matter here) as
+// sig 2^exp, for the near-tie operands.
+struct Rounded {
+  std::uint64_t sig;
+  int exp;
+};
+Rounded round_to_53(u128 p) {
+  int len = 0;
+  for (u128 t = p; t != 0; t >>= 1) ++len;
+  const int shift = len - 53;
+  std::uint64_t sig = static_cast<std::uint64_t>((p + (u128{1} << (shift - 1))) >> shift);
+  int exp = shift;
+  if (sig >> 53) {
+    sig >>= 1;
+    ++exp;
+  }
+  return {sig, exp};
+}
+
+TEST(Sf64, DivisionHardCases) {
+  checked = 0;
+  std::mt19937_64 rng(11);
+  const auto fr = extreme_fractions();
+  // Extreme significands against each other, at exponents that give normal,
+  // subnormal, underflowing and overflowing quotients, and subnormal operands.
+  const int fields[][2] = {{1023, 1023}, {1023, 1022}, {1024, 1023}, {1000, 1040}, {1, 1023 + 52},
+                           {1, 1023 + 30}, {2046, 1022}, {2046, 1023}, {1, 2046}, {0, 1023},
+                           {1023, 0},   {0, 0},       {0, 1},       {2046, 0}};
+  for (const std::uint64_t fa : fr) {
+    for (const std::uint64_t fb : fr) {
+      for (const auto& e : fields) {
+        ASSERT_TRUE(div_ok(make(false, e[0], fa), make(false, e[1], fb)));
+        ASSERT_TRUE(div_ok(make(true, e[0], fa >> (fa & 7)), make(false, e[1], fb >> (fb % 5))));
+      }
+    }
+  }
+  std::uniform_int_distribution<int> field(1, 2046);
+  for (int i = 0; i < 200000; ++i) {
+    // Exact quotients: (p q) 2^i / (q 2^j), p and q of up to 26 bits; the
+    // quotient p 2^(i-j) may be subnormal (exact or rounded) or overflow.
+    const std::uint64_t p = 1 + rng() % (1u << 26), q = 1 + rng() % (1u << 26);
+    const int ei = static_cast<int>(rng() % 2100) - 1100, ej = static_cast<int>(rng() % 2100) - 1100;
+    const double a = std::ldexp(static_cast<double>(p * q), ei), b = std::ldexp(static_cast<double>(q), ej);
+    for (int k = -2; k <= 2; ++k) {
+      ASSERT_TRUE(div_ok(ulps(a, k), b));
+      ASSERT_TRUE(div_ok(a, ulps(b, k)));
+    }
+    // Ties, where quotients can be ties: subnormal results. a / b =
+    // (2k+1) 2^-1075 exactly, halfway between two subnormals (or the smallest
+    // normal); one unit of a above and below the tie.
+    const std::uint64_t odd = 2 * (rng() >> (12 + rng() % 40)) + 1;        // < 2^53
+    const std::uint64_t o = 2 * (rng() % ((std::uint64_t{1} << 52) / odd + 1)) + 1;
+    if (odd * o < (std::uint64_t{1} << 53)) {  // both exact: the quotient is odd 2^-1075
+      const int j = 1 + static_cast<int>(rng() % 1000);
+      const double ta = std::ldexp(static_cast<double>(odd * o), j - 1075), tb = std::ldexp(static_cast<double>(o), j);
+      for (int k = -2; k <= 2; ++k) ASSERT_TRUE(div_ok(ulps(ta, k), tb));
+      ASSERT_TRUE(div_ok(-ta, tb));
+    }
+    // Near ties of normal quotients: b = B 2^eb, a = RN(M B) for a midpoint
+    // M = q + 1/2 ulp (a 54-bit odd integer), so a / b is within 2^-53 ulps
+    // of a midpoint; and a one and two units away.
+    const std::uint64_t B = (std::uint64_t{1} << 52) | (i % 3 ? rng() & kFracMask : runs_fraction(rng));
+    const std::uint64_t M = (std::uint64_t{1} << 53) | ((rng() & kFracMask) << 1) | 1;
+    const Rounded A = round_to_53(static_cast<u128>(M) * B);
+    const int eb = static_cast<int>(rng() % 1600) - 800 - 52;
+    const double na = std::ldexp(static_cast<double>(A.sig), A.exp + eb + static_cast<int>(rng() % 40) - 20);
+    const double nb = std::ldexp(static_cast<double>(B), eb);
+    for (int k = -2; k <= 2; ++k) ASSERT_TRUE(div_ok(ulps(na, k), nb));
+    // Dividend = divisor (1 +- 2^-52) and k units away (quotients next to 1,
+    // where the quotient's length changes), either way round.
+    const double d = i % 4 == 0 ? make(false, static_cast<int>(rng() % 3), rng()) : make(false, field(rng), rng());
+    for (const double c : {d * (1.0 + 0x1p-52), d * (1.0 - 0x1p-52), d}) {
+      for (int k = -3; k <= 3; ++k) {
+        ASSERT_TRUE(div_ok(ulps(c, k), d));
+        ASSERT_TRUE(div_ok(d, ulps(c, k)));
+      }
+    }
+    // Quotients next to the smallest normal and next to the overflow edge.
+    const double x = make(rng() & 1, field(rng), rng());
+    const double to_min = std::ldexp(std::fabs(x), 1022);
+    const double big = make(rng() & 1, 2046, rng()), to_max = std::fabs(big) / std::numeric_limits<double>::max();
+    for (int k = -2; k <= 2; ++k) {
+      ASSERT_TRUE(!std::isfinite(to_min) || div_ok(x, ulps(to_min, k)));
+      ASSERT_TRUE(div_ok(big, ulps(to_max, k)));
+    }
+  }
+  std::printf("division hard cases: %llu quotients\n", static_cast<unsigned long long>(checked));
+}
+
+TEST(Sf64, SqrtHardCases) {
+  checked = 0;
+  std::mt19937_64 rng(12);
+  // Extreme significands at every exponent (even and odd), subnormals included.
+  for (const std::uint64_t f : extreme_fractions()) {
+    for (int e = 0; e <= 2046; ++e) ASSERT_TRUE(sqrt_ok(make(false, e, f)));
+    ASSERT_TRUE(sqrt_ok(make(true, 1023, f)));  // negative: the default NaN
+  }
+  for (int i = 0; i < 300000; ++i) {
+    // Perfect squares r^2 2^2k (r < 2^26.5, so r^2 is exact), subnormal ones
+    // included, and 1 to 3 units either side.
+    const std::uint64_t r = 1 + rng() % 94906265u;
+    const double sq = std::ldexp(static_cast<double>(r * r), 2 * (static_cast<int>(rng() % 1100) - 560));
+    if (sq != 0.0 && std::isfinite(sq)) {
+      for (int k = -3; k <= 3; ++k) ASSERT_TRUE(sqrt_ok(ulps(sq, k)));
+    }
+    // Squares of 53-bit roots, rounded, and their neighbours: roots next to a
+    // double.
+    const double root = make(false, 1 + static_cast<int>(rng() % 2046), i % 2 ? rng() : runs_fraction(rng));
+    const double rs = root * root;
+    if (rs != 0.0 && std::isfinite(rs)) {
+      for (int k = -2; k <= 2; ++k) ASSERT_TRUE(sqrt_ok(ulps(rs, k)));
+    }
+    // Roots next to a midpoint (a root is never exactly one: M^2 needs 107
+    // bits): a = RN(M^2) for a 54-bit odd M, a midpoint between two doubles,
+    // and one and two units away.
+    const std::uint64_t M = (std::uint64_t{1} << 53) | ((i % 3 ? rng() & kFracMask : runs_fraction(rng)) << 1) | 1;
+    const Rounded A = round_to_53(static_cast<u128>(M) * M);
+    const double ma = std::ldexp(static_cast<double>(A.sig), A.exp - 106 + 2 * (static_cast<int>(rng() % 1020) - 510));
+    for (int k = -2; k <= 2; ++k) ASSERT_TRUE(sqrt_ok(ulps(ma, k)));
+    // Random subnormals.
+    ASSERT_TRUE(sqrt_ok(make(false, 0, rng() >> (rng() % 53))));
+  }
+  std::printf("square root hard cases: %llu roots\n", static_cast<unsigned long long>(checked));
+}
+
+// At least 10^7 random quotients and roots (with the 2 * 10^6 above), from
+// several generators: every bit pattern, every exponent, run-structured
+// fractions, near-equal operands.
+TEST(Sf64, DivisionAndSqrtRandomTenMillion) {
+  Doubles gen(13);
+  auto& rng = gen.rng();
+  auto value = [&](unsigned kind) {
+    switch (kind % 5) {
+      case 0: return gen();
+      case 1: return dbl(rng());
+      case 2: return make(rng() & 1, 1 + static_cast<int>(rng() % 2046), rng());
+      case 3: return make(rng() & 1, static_cast<int>(rng() % 2047), runs_fraction(rng));
+      default: return make(rng() & 1, 1023 + static_cast<int>(rng() % 9) - 4, rng());
+    }
+  };
+  for (int i = 0; i < 10000000; ++i) {
+    const double a = value(static_cast<unsigned>(i));
+    double b = value(static_cast<unsigned>(rng()));
+    if (i % 7 == 3) b = ulps(a, static_cast<int>(rng() % 9) - 4);  // quotients next to 1
+    ASSERT_TRUE(div_ok(a, b));
+    ASSERT_TRUE(sqrt_ok(i % 8 ? std::fabs(a) : a));
+  }
+}
+
+// The estimates sit where sf64.hpp's proofs put them, and the proofs'
+// premises hold for every fp32 start: the reciprocal v for all 2^23 values of
+// t = floor(y / 2^29), the root start s and w for all 2^24 - 2^22 values of
+// floor(m / 2^30).
+TEST(Sf64, DivisionAndSqrtEstimatesStayWithinTheirBounds) {
+  for (std::uint64_t t = std::uint64_t{1} << 23; t < (std::uint64_t{1} << 24); ++t) {
+    const std::uint64_t v = sf64_detail::div_recip(t << 29);
+    ASSERT_TRUE(v >= (std::uint64_t{1} << 29) && v <= (std::uint64_t{1} << 30)) << t;
+    // d >= -2^-24 at y = t 2^29; d < 1.5001 2^-23 at y -> (t + 1) 2^29.
+    ASSERT_GE(v * t, (std::uint64_t{1} << 53) - (std::uint64_t{1} << 29)) << t;
+    ASSERT_LT((v * (t + 1) - (std::uint64_t{1} << 53)) * 10000, std::uint64_t{15001} << 30) << t;
+  }
+  for (std::uint64_t m = std::uint64_t{1} << 22; m < (std::uint64_t{1} << 24); ++m) {
+    const auto st = sf64_detail::sqrt_start(m << 30);
+    const std::uint64_t s = st.s, w = st.w;
+    ASSERT_TRUE(s >= (std::uint64_t{1} << 30) && s <= (std::uint64_t{1} << 31)) << m;
+    ASSERT_TRUE(w >= (std::uint64_t{1} << 29) && w <= (std::uint64_t{1} << 30)) << m;
+    // s - sqrt(m' 2^8) in (-192, 64] for m' in [m 2^30, (m + 1) 2^30).
+    ASSERT_LE((s - 64) * (s - 64), m << 38) << m;
+    ASSERT_GT((s + 192) * (s + 192), (((m + 1) << 30) - 1) << 8) << m;
+    // w s = 2^60 (1 + d), |d| <= 2^-24.
+    const std::uint64_t ws = w * s;
+    ASSERT_LE(ws > (std::uint64_t{1} << 60) ? ws - (std::uint64_t{1} << 60) : (std::uint64_t{1} << 60) - ws,
+              std::uint64_t{1} << 36)
+        << m;
+  }
+  // The estimates: Q' - x 2^55 / y and S' - sqrt(m 2^56) in (-0.999, 0.003),
+  // so Q' is the floor or one above it (then only when the fraction exceeds
+  // 0.997); likewise S'.
+  std::mt19937_64 rng(14);
+  const auto fr = extreme_fractions();
+  std::uint64_t above = 0, n = 0;
+  auto check_div = [&](std::uint64_t x, std::uint64_t y) {
+    const u128 num = static_cast<u128>(x) << 55;
+    const auto fl = static_cast<std::uint64_t>(num / y), rem = static_cast<std::uint64_t>(num % y);
+    const std::uint64_t est = sf64_detail::div_estimate(x, y);
+    ++n;
+    if (est == fl) {
+      ASSERT_LT(static_cast<u128>(rem) * 1000, static_cast<u128>(y) * 999) << x << " / " << y;
+    } else {
+      ASSERT_EQ(est, fl + 1) << x << " / " << y;
+      ASSERT_LT(static_cast<u128>(y - rem) * 1000, static_cast<u128>(y) * 3) << x << " / " << y;
+      ++above;
+    }
+  };
+  auto check_sqrt = [&](std::uint64_t m) {
+    const u128 r = static_cast<u128>(m) << 56;
+    std::uint64_t fl = sf64_detail::sqrt_estimate(m) - 1;  // the floor, from below
+    while (static_cast<u128>(fl + 1) * (fl + 1) <= r) ++fl;
+    while (static_cast<u128>(fl) * fl > r) --fl;
+    const std::uint64_t est = sf64_detail::sqrt_estimate(m);
+    ++n;
+    ASSERT_TRUE(est == fl || est == fl + 1) << m;
+    if (est == fl + 1) ++above;
+  };
+  for (const std::uint64_t fa : fr) {
+    for (const std::uint64_t fb : fr) check_div(fa | (std::uint64_t{1} << 52), fb | (std::uint64_t{1} << 52));
+    check_sqrt(fa | (std::uint64_t{1} << 52));
+    check_sqrt((fa | (std::uint64_t{1} << 52)) << 1);
+    check_sqrt(((fa | (std::uint64_t{1} << 52)) << 1) | 1);
+  }
+  for (int i = 0; i < 2000000; ++i) {
+    const std::uint64_t x = (std::uint64_t{1} << 52) | (i % 2 ? rng() & kFracMask : runs_fraction(rng));
+    std::uint64_t y = (std::uint64_t{1} << 52) | (i % 3 ? rng() & kFracMask : runs_fraction(rng));
+    check_div(x, y);
+    if (i % 5 == 0) {  // y next to x
+      y = std::clamp<std::uint64_t>(x + rng() % 9 - 4, std::uint64_t{1} << 52, (std::uint64_t{1} << 53) - 1);
+      check_div(x, y);
+      check_div(y, x);
+    }
+    check_sqrt(i % 2 ? x : (x << 1) | (rng() & 1));
+  }
+  std::printf("div/sqrt estimates: %llu of %llu one above the floor (then fixed by the remainder)\n",
+              static_cast<unsigned long long>(above), static_cast<unsigned long long>(n));
+}
+
+// The previous div_bits (62-step restoring division) and sqrt_bits (56-step
+// digit-by-digit root), kept as the timing baseline.
+std::uint64_t legacy_div_bits(std::uint64_t a, std::uint64_t b) {
+  using namespace sf64_detail;
+  const bool sign = ((a ^ b) & kSign) != 0;
+  if (is_nan(a) || is_nan(b)) return kQNaN;
+  if (is_inf(a)) return is_inf(b) ? (kQNaN | kSign) : ((sign ? kSign : 0) | kInf);
+  if (is_inf(b)) return sign ? kSign : 0;
+  if (is_zero(b)) return is_zero(a) ? (kQNaN | kSign) : ((sign ? kSign : 0) | kInf);
+  if (is_zero(a)) return sign ? kSign : 0;
+  Unpacked x = unpack(a), y = unpack(b);
+  int s = clz64(x.m) - 11;
+  x.m <<= s;
+  x.e -= s;
+  s = clz64(y.m) - 11;
+  y.m <<= s;
+  y.e -= s;
+  std::uint64_t r = x.m, q = 0;
+  if (r >= y.m) {
+    q = 1;
+    r -= y.m;
+  }
+  for (int i = 0; i < 62; ++i) {
+    r <<= 1;
+    q <<= 1;
+    if (r >= y.m) {
+      r -= y.m;
+      q |= 1;
+    }
+  }
+  return round_f64(sign, x.e - y.e - 62, q, r != 0);
+}
+std::uint64_t legacy_sqrt_bits(std::uint64_t a) {
+  using namespace sf64_detail;
+  if (is_nan(a)) return kQNaN;
+  if (is_zero(a)) return a;
+  if (a & kSign) return kQNaN | kSign;
+  if (is_inf(a)) return a;
+  Unpacked x = unpack(a);
+  const int s = clz64(x.m) - 11;
+  x.m <<= s;
+  x.e -= s;
+  if (x.e & 1) {
+    x.m <<= 1;
+    --x.e;
+  }
+  const std::uint64_t r_hi = x.m >> 6, r_lo = x.m << 58;
+  std::uint64_t rem = 0, root = 0;
+  for (int i = 55; i >= 0; --i) {
+    const int bit = 2 * i;
+    const std::uint64_t pair = bit >= 64 ? (r_hi >> (bit - 64)) & 3u : (r_lo >> bit) & 3u;
+    rem = (rem << 2) | pair;
+    const std::uint64_t trial = (root << 2) | 1u;
+    root <<= 1;
+    if (rem >= trial) {
+      rem -= trial;
+      root |= 1u;
+    }
+  }
+  return round_f64(false, x.e / 2 - 29, root, rem != 0);
+}
+
+// ns per operation on this CPU, printed (not asserted): the previous
+// restoring division and digit-by-digit root, the current ones, and the
+// hardware's divsd and sqrtsd for scale. Best of 5 runs, each over 2^16
+// operands in 6 orders: too many for the branch predictor to learn the
+// rounding directions (a few thousand repeated operands it does learn).
+TEST(Sf64, DivisionAndSqrtTiming) {
+  std::mt19937_64 rng(15);
+  const int n = 1 << 16, reps = 6;
+  std::vector<std::uint64_t> a(n), b(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = bits(make(rng() & 1, 1023 - 40 + static_cast<int>(rng() % 80), rng()));
+    b[i] = bits(make(false, 1023 - 40 + static_cast<int>(rng() % 80), rng()));
+    ASSERT_EQ(legacy_div_bits(a[i], b[i]), sf64_detail::div_bits(a[i], b[i]));
+    ASSERT_EQ(legacy_sqrt_bits(b[i]), sf64_detail::sqrt_bits(b[i]));
+  }
+  volatile std::uint64_t sink = 0;
+  auto time = [&](auto&& op) {
+    double best = 1e30;
+    for (int run = 0; run < 5; ++run) {
+      std::uint64_t acc = 0;
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int r = 0; r < reps; ++r) {
+        for (int i = 0; i < n; ++i) acc += op(a[i], b[(i * (2 * r + 1)) & (n - 1)]);
+      }
+      const auto t1 = std::chrono::steady_clock::now();
+      sink = sink + acc;
+      best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count() / (double{n} * reps));
+    }
+    return best;
+  };
+  const double old_div = time([](std::uint64_t x, std::uint64_t y) { return legacy_div_bits(x, y); });
+  const double new_div = time([](std::uint64_t x, std::uint64_t y) { return sf64_detail::div_bits(x, y); });
+  const double hw_div = time([](std::uint64_t x, std::uint64_t y) { return bits(dbl(x) / dbl(y)); });
+  const double old_sqrt = time([](std::uint64_t, std::uint64_t y) { return legacy_sqrt_bits(y); });
+  const double new_sqrt = time([](std::uint64_t, std::uint64_t y) { return sf64_detail::sqrt_bits(y); });
+  const double hw_sqrt = time([](std::uint64_t, std::uint64_t y) { return bits(std::sqrt(dbl(y))); });
+  std::printf("Sf64 div: %.1f ns (restoring division %.1f ns, %.0fx; divsd %.1f ns)\n", new_div, old_div,
+              old_div / new_div, hw_div);
+  std::printf("Sf64 sqrt: %.1f ns (digit by digit %.1f ns, %.0fx; sqrtsd %.1f ns)\n", new_sqrt, old_sqrt,
+              old_sqrt / new_sqrt, hw_sqrt);
 }
 
 // Counts of the pair policy on one island: decided samples must equal the
