@@ -180,7 +180,10 @@ bool plane_params(const Config& c, Scratch& s, const Src& src, PlaneParams& out,
   const std::ptrdiff_t stride = dw;
   // Step 1: means and the covariance matrix.
   block_means_interleaved(data, stride, d, s.means.data());
-  covariance_matrix_interleaved<T>(data, stride, d, s.means.data(), s.cov.data());
+  if constexpr (is_sf64<T>)
+    covariance_matrix_fp64_free(data, stride, d, s.means.data(), s.cov.data(), m);
+  else
+    covariance_matrix_interleaved<T>(data, stride, d, s.means.data(), s.cov.data());
   // Step 3: the independent term.
   const unsigned nb = d.num_blocks;
   for (unsigned si = 0; si < block_size; ++si)
@@ -261,7 +264,8 @@ void compute_frame(const Config& c, Scratch& s, const FrameInput& in, FrameResul
     Sf64Math m;
     compute_frame_with(c, s, in, r, m);
     rmath::Fp32PairArith counts;
-    counts.exact = (c.chroma ? 4u : 2u) * covariance_terms;
+    counts.islands = m.filtered;
+    counts.replays = m.replayed;
     rmath::count_fp64_emulation(counts, m.undecided ? 1 : 0);
     if (!m.undecided) return;
     r = FrameResult{};

@@ -12,9 +12,12 @@
 //      its local mean (filter_at), also written into the independent term Y.
 //   3. means: one thread per (plane, block offset): the float sum in row
 //      order (a sequential chain; loads in batches of 32 ahead of the adds).
-//   4. covariance: one thread per (plane, offset pair): the double sum in row
-//      order (a sequential chain, batched loads). 32-thread blocks: the few
-//      long chains spread over as many SMs as possible.
+//   4. covariance: fp64 variant: one thread per (plane, offset pair), the
+//      double sum in row order (a sequential chain, batched loads; 32-thread
+//      blocks: the few long chains spread over as many SMs as possible).
+//      fp32pair variant: one warp per (plane, offset pair): speed_math.hpp's
+//      exact filter over coalesced rounds of 32 terms, R's chain replayed in
+//      Sf64 (products on the lanes, the sums on lane 0) where it cannot decide.
 //   5. solve: one block per plane, two groups side by side: warp 0 runs the
 //      Householder tridiagonalisation (vectors on lane 0, the products over
 //      the warp, each entry a sequential chain), the implicit QR sweeps on
@@ -62,8 +65,9 @@ struct Result {
   float score[2];
   int err[2];
   unsigned flags;
+  unsigned max_abs[kMaxPlanes];  // per plane: the largest |residual| (float bits), for the fp32pair filter
   unsigned pad;
-  unsigned long long arith[rmath::device::kArithCounts];  // fp32pair variant: chains on Sf64 (exact islands)
+  unsigned long long arith[rmath::device::kArithCounts];  // fp32pair variant: chains filtered, replayed
 };
 
 struct PlaneSource {
@@ -168,6 +172,9 @@ __global__ void __launch_bounds__(kThreads) residual_kernel(const Params p, Devi
   const unsigned per_plane = d.trunc_w * d.trunc_h;
   const unsigned total = per_plane * p.planes;
   const unsigned nb = d.num_blocks;
+  __shared__ unsigned block_max[kMaxPlanes];  // the largest |residual| per plane (bits: ordered as magnitudes)
+  if (threadIdx.x < kMaxPlanes) block_max[threadIdx.x] = 0;
+  __syncthreads();
   for (unsigned t = blockIdx.x * blockDim.x + threadIdx.x; t < total; t += gridDim.x * blockDim.x) {
     const unsigned plane = t / per_plane, k = t % per_plane;
     const unsigned i = k / d.trunc_w, j = k % d.trunc_w;
@@ -177,11 +184,14 @@ __global__ void __launch_bounds__(kThreads) residual_kernel(const Params p, Devi
                                                      static_cast<int>(d.dec_h), static_cast<int>(i),
                                                      static_cast<int>(j));
     s.resid[static_cast<std::size_t>(plane) * d.dec_w * d.dec_h + i * d.dec_w + j] = v;
+    atomicMax(&block_max[plane], __float_as_uint(v) & 0x7fffffffu);
     // compute_independent_term: row (i % 5) * 5 + j % 5, column (i / 5) * blocks_x + j / 5.
     const unsigned row = (i % block_size) * block_size + j % block_size;
     const unsigned col = (i / block_size) * d.blocks_x + j / block_size;
     s.y[static_cast<std::size_t>(plane) * block_elems * nb + row * nb + col] = v;
   }
+  __syncthreads();
+  if (threadIdx.x < p.planes && block_max[threadIdx.x] != 0) atomicMax(&s.result->max_abs[threadIdx.x], block_max[threadIdx.x]);
 }
 
 __global__ void __launch_bounds__(kChainThreads) means_kernel(const Params p, DeviceScratch s) {
@@ -192,26 +202,118 @@ __global__ void __launch_bounds__(kChainThreads) means_kernel(const Params p, De
   s.means[t] = block_mean(data, p.dims.dec_w, p.dims, o / block_size, o % block_size);
 }
 
+// Covariance term k of a plane (0..324) -> its offsets (xi, yi), yi <= xi.
+__device__ void offsets_of_term(unsigned k, unsigned* xi, unsigned* yi) {
+  unsigned x = 0;
+  while (k > x) {
+    k -= x + 1;
+    ++x;
+  }
+  *xi = x;
+  *yi = k;
+}
+
 template <class Arith>
 __global__ void __launch_bounds__(kChainThreads) covariance_kernel(const Params p, DeviceScratch s) {
   using T = real_of<MathOf<Arith>>;
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= p.planes * covariance_terms) return;
   const unsigned plane = t / covariance_terms;
-  unsigned k = t % covariance_terms, xi = 0;
-  while (k > xi) {  // k -> (xi, yi) with yi <= xi
-    k -= xi + 1;
-    ++xi;
-  }
-  const unsigned yi = k;
+  unsigned xi, yi;
+  offsets_of_term(t % covariance_terms, &xi, &yi);
   const float* data = s.resid + static_cast<std::size_t>(plane) * p.dims.dec_w * p.dims.dec_h;
   const float v = block_covariance<T>(data, p.dims.dec_w, p.dims, s.means + plane * block_elems, xi, yi);
   float* cov = s.cov + plane * block_elems * block_elems;
   cov[xi * block_elems + yi] = v;
   cov[yi * block_elems + xi] = v;
-  Arith arith;
-  if constexpr (is_sf64<T>) arith.exact = 1;  // this chain, in Sf64
-  rmath::device::add_arith_counts(arith, s.result->arith);
+}
+
+// The fp32pair variant: a warp per chain (block_covariance_filter's terms,
+// lane l taking the row's terms l, l + 32, ...; the prefixes from a warp scan
+// continued across rounds).
+constexpr unsigned kFilterThreads = 128;
+__global__ void __launch_bounds__(kFilterThreads) covariance_filter_kernel(const Params p, DeviceScratch s) {
+  const unsigned chain = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+  if (chain >= p.planes * covariance_terms) return;  // whole warps
+  constexpr unsigned kAll = 0xffffffffu;
+  const unsigned plane = chain / covariance_terms;
+  unsigned xi, yi;
+  offsets_of_term(chain % covariance_terms, &xi, &yi);
+  const Dims& d = p.dims;
+  const float* data = s.resid + static_cast<std::size_t>(plane) * d.dec_w * d.dec_h;
+  const std::ptrdiff_t stride = d.dec_w;
+  const float* means = s.means + plane * block_elems;
+  const float mean_x = means[xi], mean_y = means[yi];
+  const unsigned rx = xi / block_size, cx = xi % block_size, ry = yi / block_size, cy = yi % block_size;
+  CovExact c = cov_start(s.result->max_abs[plane]);
+  const CovExact start = c;
+  float run = 0.0f, prefix_abs = 0.0f;
+  unsigned rounds = 0;
+  for (unsigned i = 0; i < d.sub_h; ++i) {
+    const float* row_x = data + static_cast<std::ptrdiff_t>(rx + i) * stride + cx;
+    const float* row_y = data + static_cast<std::ptrdiff_t>(ry + i) * stride + cy;
+    for (unsigned j0 = 0; j0 < d.sub_w; j0 += 32, ++rounds) {
+      const unsigned j = j0 + lane;
+      const bool active = j < d.sub_w;
+      float v = active ? cov_add_term(c, row_x[j], mean_x, row_y[j], mean_y) : 0.0f;
+#pragma unroll
+      for (unsigned o = 1; o < 32; o <<= 1) {
+        const float w = __shfl_up_sync(kAll, v, o);
+        if (lane >= o) v += w;
+      }
+      const float f = run + v;
+      if (active) prefix_abs += abs_f32(f);
+      run = __shfl_sync(kAll, f, 31);
+    }
+  }
+  // The warp's totals on lane 0 (tree sums: 5 more additions deep).
+#pragma unroll
+  for (unsigned o = 16; o > 0; o >>= 1) {
+    CovExact other = start;
+    other.lo = __shfl_down_sync(kAll, c.lo, o);
+    other.hi = __shfl_down_sync(kAll, c.hi, o);
+    other.or_lo = __shfl_down_sync(kAll, c.or_lo, o);
+    other.or_hi = __shfl_down_sync(kAll, c.or_hi, o);
+    other.inexact_difference = __shfl_down_sync(kAll, c.inexact_difference ? 1 : 0, o) != 0;
+    other.truncated = __shfl_down_sync(kAll, c.truncated, o);
+    other.nonzero = __shfl_down_sync(kAll, c.nonzero, o);
+    other.abs_sum = __shfl_down_sync(kAll, c.abs_sum, o);
+    other.out_of_range = __shfl_down_sync(kAll, c.out_of_range ? 1 : 0, o) != 0;
+    prefix_abs += __shfl_down_sync(kAll, prefix_abs, o);
+    cov_merge(c, other);
+  }
+  const std::uint64_t n = static_cast<std::uint64_t>(d.sub_w) * d.sub_h;
+  float v = 0.0f;
+  const bool decided = __shfl_sync(kAll, lane == 0 && cov_decide(c, prefix_abs, static_cast<float>(rounds + 6), n, &v) ? 1 : 0, 0) != 0;
+  if (!decided) {
+    // R's chain in Sf64: each round's 32 products on the lanes, their sums in
+    // order on lane 0.
+    Sf64 acc(0.0);
+    const Sf64 mx(mean_x), my(mean_y);
+    for (unsigned i = 0; i < d.sub_h; ++i) {
+      const float* row_x = data + static_cast<std::ptrdiff_t>(rx + i) * stride + cx;
+      const float* row_y = data + static_cast<std::ptrdiff_t>(ry + i) * stride + cy;
+      for (unsigned j0 = 0; j0 < d.sub_w; j0 += 32) {
+        const unsigned j = j0 + lane;
+        const Sf64 term = j < d.sub_w ? (Sf64(row_x[j]) - mx) * (Sf64(row_y[j]) - my) : Sf64(0.0);
+        const unsigned count = d.sub_w - j0 < 32 ? d.sub_w - j0 : 32;
+        for (unsigned k = 0; k < count; ++k) {
+          const std::uint64_t b = __shfl_sync(kAll, term.bits, k);
+          if (lane == 0) acc = acc + Sf64::from_bits(b);
+        }
+      }
+    }
+    v = f32_of(acc / term_count<Sf64>(d));
+  }
+  if (lane == 0) {
+    float* cov = s.cov + plane * block_elems * block_elems;
+    cov[xi * block_elems + yi] = v;
+    cov[yi * block_elems + xi] = v;
+    rmath::Fp32PairArith arith;
+    arith.islands = 1;
+    arith.replays = decided ? 0 : 1;
+    rmath::device::add_arith_counts(arith, s.result->arith);
+  }
 }
 
 struct BlockSync {
@@ -404,8 +506,12 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     cuda::with_device_arith(frame.arith, [&](auto arith) {
       using Arith = decltype(arith);
-      covariance_kernel<Arith>
-          <<<grid_for(p_.planes * covariance_terms, kChainThreads), kChainThreads, 0, stream>>>(p_, s_);
+      if constexpr (std::is_same_v<Arith, rmath::Fp32PairArith>)
+        covariance_filter_kernel<<<grid_for(p_.planes * covariance_terms * 32, kFilterThreads), kFilterThreads, 0,
+                                   stream>>>(p_, s_);
+      else
+        covariance_kernel<Arith>
+            <<<grid_for(p_.planes * covariance_terms, kChainThreads), kChainThreads, 0, stream>>>(p_, s_);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
       solve_kernel<Arith><<<p_.planes, kSolveThreads, 0, stream>>>(p_, s_);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());

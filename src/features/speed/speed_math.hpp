@@ -30,6 +30,7 @@
 #include "numeric/cr_log.hpp"
 #include "numeric/cr_trig.hpp"
 #include "numeric/dd.hpp"
+#include "numeric/fp32pair.hpp"
 #include "numeric/hd.hpp"
 #include "numeric/rmath_policy.hpp"
 #include "numeric/sf64.hpp"
@@ -106,7 +107,11 @@ EXACTVMAF_HD_INLINE int sign_of(float x) { return x >= 0 ? 1 : -1; }
 // undecided calls.
 using HostMath = rmath::HostMathPolicy;
 using FastMath = rmath::FastMathPolicy;
-using Sf64Math = rmath::Sf64FastMathPolicy;
+// The fp64-free variant; it also counts the covariance chains the filter
+// decided and those replayed in Sf64 (the CPU's emulation of the device).
+struct Sf64Math : rmath::Sf64FastMathPolicy {
+  unsigned filtered = 0, replayed = 0;
+};
 
 // ---- dimensions -----------------------------------------------------------------
 
@@ -446,6 +451,275 @@ void covariance_matrix_interleaved(const float* data, std::ptrdiff_t stride, con
   for (unsigned x = 0; x < block_elems; ++x)
     for (unsigned y = 0; y <= x; ++y) {
       const float v = f32_of(acc[x * block_elems + y] / count);
+      cov[x * block_elems + y] = v;
+      cov[y * block_elems + x] = v;
+    }
+}
+
+// ---- the covariance without fp64: an exact filter, then R's chain in Sf64 ------------
+//
+// R keeps a chain's accumulator in double through n roundings, which a pair
+// cannot follow step by step. The filter instead forms the exact sum T of the
+// exact terms t_i = (x_i - mx)(y_i - my) (integer products of the floats'
+// significands on a grid 2^-unit fitted to the plane's largest sample), and a
+// rigorous bound on the distance of R's sum S from T: R rounds x_i - mx,
+// y_i - my and their product (3 roundings, together <= 3.0001 u |t_i|) and
+// each of its additions (<= u |S_k|), u = 2^-53, and |S_k| <= |T_k| +
+// u A (2n + 4) with T_k the exact prefixes and A = sum |t_i|:
+//   |S - T| <= u (3.0001 A + sum_k |T_k|) + u^2 A n (2n + 4).
+// R's float of S / n is then decided on pairs (Fp32PairF64::to_f32, which adds
+// the division's rounding); where R's chain is provably exact (every value a
+// multiple of the products' lowest bit and below 2^52 of it: short samples),
+// S is T and the quotient is one Sf64 division, exact ties included; where a
+// rounding boundary lies within the bound, the chain is replayed in Sf64
+// (block_covariance<Sf64>): R's bits either way (docs/fp64-free.md). Each
+// thread of a device warp takes every 32nd term (coalesced loads) and the
+// prefixes come from a warp scan; the CPU runs the same terms in one
+// sequence. Both bound sum_k |T_k| from float prefixes; `depth` is how many
+// float additions a prefix or the abs sum went through (their rounding is
+// covered by 1 + depth 2^-23).
+
+// The exact part of a chain (or of a thread's share of it).
+struct CovExact {
+  int unit = 0;                  // the grid is 2^-unit
+  float max_difference = 0.0f;   // |x - mean|, |y - mean| are below this (else the chain is replayed)
+  std::uint64_t lo = 0, hi = 0;  // the sum, 128-bit two's complement, in units of 2^-unit
+  std::uint64_t or_lo = 0, or_hi = 0;  // the OR of the products on the grid: their lowest set bit
+  unsigned truncated = 0;        // products with bits below the grid (dropped: less than one unit each)
+  unsigned nonzero = 0;          // terms whose product is nonzero
+  float abs_sum = 0.0f;          // float sum of |RN_f(s1 s2)|
+  bool out_of_range = false;     // a difference not finite or not below max_difference
+  bool inexact_difference = false;  // some x - mean or y - mean that R's double rounds
+};
+
+// A chain's start for a plane whose samples (and so its means) are at most
+// max_abs in magnitude (the float's bits): differences below 2^(E+2), E the
+// exponent of max_abs, terms below 2^(2E+4), and n <= 2^17 of them below
+// 2^(2E+21); the unit 2^-(104 - 2E) keeps that below 2^125 units.
+EXACTVMAF_HD_INLINE CovExact cov_start(std::uint32_t max_abs_bits) {
+  CovExact c;
+  const int field = static_cast<int>((max_abs_bits >> 23) & 0xffu);
+  const int e = field == 0 ? -127 : field - 127;
+  if (field == 0xff || e > 60) {  // not finite, or beyond what the grid is for: replay
+    c.out_of_range = true;
+    return c;
+  }
+  c.unit = 104 - 2 * e;
+  c.max_difference = rmath::pair_detail::pow2_f32(e + 2 > -126 ? e + 2 : -126);
+  return c;
+}
+
+EXACTVMAF_HD_INLINE void cov_add_u128(CovExact& c, std::uint64_t lo, std::uint64_t hi) {
+  const std::uint64_t l = c.lo + lo;
+  c.hi += hi + (l < lo ? 1u : 0u);
+  c.lo = l;
+}
+
+// Adds the exact product a * b (floats) on the grid.
+EXACTVMAF_HD_INLINE void cov_add_product(CovExact& c, float a, float b) {
+  if (a == 0.0f || b == 0.0f) return;
+  const std::uint32_t ua = dd::bits_of(a), ub = dd::bits_of(b);
+  const std::uint32_t fa = (ua >> 23) & 0xffu, fb = (ub >> 23) & 0xffu;
+  const std::uint64_t ma = fa ? (ua & 0x7fffffu) | 0x800000u : ua & 0x7fffffu;
+  const std::uint64_t mb = fb ? (ub & 0x7fffffu) | 0x800000u : ub & 0x7fffffu;
+  // at most 61: a, b below 2^(E+2)
+  const int shift = (fa ? static_cast<int>(fa) - 150 : -149) + (fb ? static_cast<int>(fb) - 150 : -149) + c.unit;
+  const std::uint64_t prod = ma * mb;  // < 2^48
+  std::uint64_t lo = 0, hi = 0;
+  if (shift >= 64) {
+    hi = prod << (shift - 64);
+  } else if (shift > 0) {
+    lo = prod << shift;
+    hi = prod >> (64 - shift);
+  } else if (shift == 0) {
+    lo = prod;
+  } else if (shift > -64) {
+    lo = prod >> -shift;
+    if ((prod & ((std::uint64_t{1} << -shift) - 1)) != 0) ++c.truncated;
+  } else {
+    ++c.truncated;
+  }
+  c.or_lo |= lo;
+  c.or_hi |= hi;
+  if (((ua ^ ub) >> 31) != 0) {  // negative: add the two's complement
+    lo = ~lo + 1;
+    hi = ~hi + (lo == 0 ? 1u : 0u);
+  }
+  cov_add_u128(c, lo, hi);
+}
+
+EXACTVMAF_HD_INLINE int ctz64(std::uint64_t x) {  // x != 0
+  const auto low = static_cast<std::uint32_t>(x);
+  return low ? rmath::pair_detail::ctz32(low) : 32 + rmath::pair_detail::ctz32(static_cast<std::uint32_t>(x >> 32));
+}
+
+// The exponent of the lowest set bit of a nonzero finite float.
+EXACTVMAF_HD_INLINE int lowest_bit_exp(float v) {
+  const std::uint32_t u = dd::bits_of(v);
+  const std::uint32_t f = (u >> 23) & 0xffu;
+  const std::uint32_t m = f ? (u & 0x7fffffu) | 0x800000u : u & 0x7fffffu;
+  return (f ? static_cast<int>(f) - 150 : -149) + rmath::pair_detail::ctz32(m);
+}
+
+// Whether R's double holds the difference s + e (two_sum's result) exactly:
+// its bits from s's leading one (e's bits lie below s's lowest) span at most 53.
+EXACTVMAF_HD_INLINE bool difference_fits_f64(rmath::pair_detail::Two d) {
+  if (d.hi == 0.0f) return true;
+  const std::uint32_t u = dd::bits_of(d.hi);
+  const std::uint32_t f = (u >> 23) & 0xffu;
+  const int lead = f ? static_cast<int>(f) - 127 : -127;
+  return lead - lowest_bit_exp(d.lo != 0.0f ? d.lo : d.hi) <= 52;
+}
+
+// One term: the exact differences (two_sum), their exact product on the
+// grid; returns RN_f of the differences' float parts' product, for the float
+// prefixes and the abs sum.
+EXACTVMAF_HD_INLINE float cov_add_term(CovExact& c, float x, float mx, float y, float my) {
+  const rmath::pair_detail::Two dx = rmath::pair_detail::two_sum(x, -mx);
+  const rmath::pair_detail::Two dy = rmath::pair_detail::two_sum(y, -my);
+  if (!(abs_f32(dx.hi) < c.max_difference && abs_f32(dy.hi) < c.max_difference)) {
+    c.out_of_range = true;  // also NaN
+    return 0.0f;
+  }
+  if (!difference_fits_f64(dx) || !difference_fits_f64(dy)) c.inexact_difference = true;
+  cov_add_product(c, dx.hi, dy.hi);
+  cov_add_product(c, dx.hi, dy.lo);
+  cov_add_product(c, dx.lo, dy.hi);
+  cov_add_product(c, dx.lo, dy.lo);
+  const float p = dx.hi * dy.hi;
+  if (dx.hi != 0.0f && dy.hi != 0.0f) ++c.nonzero;
+  c.abs_sum += abs_f32(p);
+  return p;
+}
+
+// c += o (o from the same cov_start).
+EXACTVMAF_HD_INLINE void cov_merge(CovExact& c, const CovExact& o) {
+  cov_add_u128(c, o.lo, o.hi);
+  c.or_lo |= o.or_lo;
+  c.or_hi |= o.or_hi;
+  c.truncated += o.truncated;
+  c.nonzero += o.nonzero;
+  c.abs_sum += o.abs_sum;
+  c.out_of_range = c.out_of_range || o.out_of_range;
+  c.inexact_difference = c.inexact_difference || o.inexact_difference;
+}
+
+// 2^e as a float: normal, subnormal, or 0 below 2^-149 (e <= 127).
+EXACTVMAF_HD_INLINE float pow2_or_zero(int e) {
+  if (e >= -126) return rmath::pair_detail::pow2_f32(e);
+  return e >= -149 ? dd::float_from_bits(std::uint32_t{1} << (e + 149)) : 0.0f;
+}
+
+// R's float of S / n from the exact sum and the bound, when no float rounding
+// boundary is within reach; false otherwise (replay the chain). prefix_abs:
+// the float sum of |float prefix| over the n prefixes.
+EXACTVMAF_HD_INLINE bool cov_decide(const CovExact& c, float prefix_abs, float depth, std::uint64_t n, float* out) {
+  using namespace rmath::pair_detail;
+  if (c.out_of_range || n == 0 || n > (std::uint64_t{1} << 17)) return false;
+  if (c.nonzero == 0 && c.truncated == 0) {  // every term exactly 0: R's sum is +0, its quotient +0
+    *out = 0.0f;
+    return true;
+  }
+  const bool negative = (c.hi >> 63) != 0;
+  std::uint64_t mlo = c.lo, mhi = c.hi;
+  if (negative) {
+    mlo = ~mlo + 1;
+    mhi = ~mhi + (mlo == 0 ? 1u : 0u);
+  }
+  const int lz = mhi ? rmath::sf64_detail::clz64(mhi) : (mlo ? 64 + rmath::sf64_detail::clz64(mlo) : 128);
+  const int lead = 127 - lz;  // T's leading bit has weight 2^(lead - unit); -1: T = 0
+  // |t_i| <= |p_i| (1 + 2^-21) + 2^-148 (the differences' low parts, p's
+  // rounding or underflow); a float sum of depth additions is off by at most
+  // depth 2^-24 of its terms' magnitudes (plus 2^-150 per addition of a
+  // nonzero term where it is subnormal).
+  const float nf = static_cast<float>(n);
+  const float grow = 1.0f + depth * 0x1p-23f;
+  const float a = (c.abs_sum * grow * (1.0f + 0x1p-21f) + static_cast<float>(c.nonzero) * 0x1p-148f) * kSlack;
+  // R's chain exact: every difference is, and every product and partial sum,
+  // multiples of the products' lowest bit 2^g bounded by sum |t_i| < 2^(g+52),
+  // fits a double. Then R's S is T and R's quotient is one Sf64 division.
+  if (!c.inexact_difference && c.truncated == 0) {
+    const int g = (c.or_lo ? ctz64(c.or_lo) : 64 + ctz64(c.or_hi)) - c.unit;  // some product is nonzero
+    if (g + 52 >= 127 || a < pow2_or_zero(g + 52)) {
+      const int drop = lead > 63 ? lead - 63 : 0;  // zero bits (T is a multiple of 2^g)
+      const std::uint64_t sig =
+          drop == 0 ? mlo : (drop >= 64 ? mhi >> (drop - 64) : (mlo >> drop) | (mhi << (64 - drop)));
+      const Sf64 s = lead < 0 ? Sf64(0.0)
+                              : Sf64::from_bits(rmath::sf64_detail::round_f64(negative, drop - c.unit, sig, false));
+      *out = f32_of(s / Sf64(static_cast<std::int64_t>(n)));
+      return true;
+    }
+  }
+  // On pairs: T's top 48 bits (lo's lowest bit may be subnormal), the rest
+  // below one unit of lo. Sums too small for that are replayed.
+  if (lead < 0 || lead - 47 - c.unit < -149 || lead - 23 - c.unit < -126) return false;
+  std::uint64_t window;  // T's bits lead..lead-63
+  if (lz == 0) window = mhi;
+  else if (lz < 64) window = (mhi << lz) | (mlo >> (64 - lz));
+  else window = mlo << (lz - 64);
+  const float hi = static_cast<float>(window >> 40) * pow2_f32(lead - 23 - c.unit);
+  const float lo = static_cast<float>((window >> 16) & 0xffffffu) * pow2_or_zero(lead - 47 - c.unit);  // exact
+  const Two t = fast_two_sum(hi, lo);
+  const float conv = pow2_or_zero(lead - 47 - c.unit);  // the dropped bits: below one unit of lo
+  const float prefixes = (prefix_abs * grow + nf * (depth * 0x1p-23f + 0x1p-21f) * a + nf * nf * 0x1p-148f) * kSlack;
+  const float r_bound = bound_mul(0x1p-53f, 3.0001f * a + prefixes) + bound_mul(a * nf * (2.0f * nf + 4.0f), 0x1p-106f);
+  // the dropped products: less than one unit each (a unit below 2^-126 counts as 2^-126)
+  const float ours = static_cast<float>(c.truncated) * pow2_f32(-c.unit > -126 ? -c.unit : -126) + conv;
+  const float err = (r_bound + ours) * (1.0f + 0x1p-18f);
+  const rmath::PairF64 v = negative ? rmath::PairF64{-t.hi, -t.lo, err} : rmath::PairF64{t.hi, t.lo, err};
+  rmath::Fp32PairF64 f;
+  const float r = f.to_f32(v / rmath::PairF64(static_cast<std::int64_t>(n)));
+  if (f.undecided) return false;
+  *out = r;
+  return true;
+}
+
+// The largest |sample| of the region the chains read (rows and columns
+// 0..trunc - 1), as its float bits (their order is the magnitudes').
+EXACTVMAF_HD_INLINE std::uint32_t max_abs_bits(const float* data, std::ptrdiff_t stride, const Dims& d) {
+  std::uint32_t m = 0;
+  for (unsigned i = 0; i < d.trunc_h; ++i)
+    for (unsigned j = 0; j < d.trunc_w; ++j) {
+      const std::uint32_t b = dd::bits_of(data[static_cast<std::ptrdiff_t>(i) * stride + j]) & 0x7fffffffu;
+      m = b > m ? b : m;
+    }
+  return m;
+}
+
+// The filter of one chain in R's order (the CPU's fp64-free path): true when
+// decided (*out is R's float). max_abs: max_abs_bits of the plane.
+EXACTVMAF_HD_INLINE bool block_covariance_filter(const float* data, std::ptrdiff_t stride, const Dims& d,
+                                                 const float* means, unsigned xi, unsigned yi, std::uint32_t max_abs,
+                                                 float* out) {
+  const unsigned rx = xi / block_size, cx = xi % block_size, ry = yi / block_size, cy = yi % block_size;
+  const float mean_x = means[xi], mean_y = means[yi];
+  CovExact c = cov_start(max_abs);
+  float prefix = 0.0f, prefix_abs = 0.0f;
+  for (unsigned i = 0; i < d.sub_h; ++i) {
+    const float* row_x = data + static_cast<std::ptrdiff_t>(rx + i) * stride + cx;
+    const float* row_y = data + static_cast<std::ptrdiff_t>(ry + i) * stride + cy;
+    for (unsigned j = 0; j < d.sub_w; ++j) {
+      prefix += cov_add_term(c, row_x[j], mean_x, row_y[j], mean_y);
+      prefix_abs += abs_f32(prefix);
+    }
+  }
+  const std::uint64_t n = static_cast<std::uint64_t>(d.sub_w) * d.sub_h;
+  return cov_decide(c, prefix_abs, static_cast<float>(n), n, out);
+}
+
+// cov from the means without fp64, chain by chain (the CPU's emulation of the
+// device): the filter, and R's chain in Sf64 where it cannot decide.
+inline void covariance_matrix_fp64_free(const float* data, std::ptrdiff_t stride, const Dims& d, const float* means,
+                                        float* cov, Sf64Math& m) {
+  const std::uint32_t max_abs = max_abs_bits(data, stride, d);
+  for (unsigned x = 0; x < block_elems; ++x)
+    for (unsigned y = 0; y <= x; ++y) {
+      float v = 0.0f;
+      ++m.filtered;
+      if (!block_covariance_filter(data, stride, d, means, x, y, max_abs, &v)) {
+        ++m.replayed;
+        v = block_covariance<Sf64>(data, stride, d, means, x, y);
+      }
       cov[x * block_elems + y] = v;
       cov[y * block_elems + x] = v;
     }
