@@ -11,8 +11,11 @@
 // iteration (the page cache, once warm), as the CLI does; "memory" serves 8
 // preloaded frames in a cycle. The "fps" counter is frames per wall-clock
 // second of the whole run() (reading, features, collection, and for
-// the vmaf models the prediction). CUDA builds on a machine with a GPU add cuda
-// rows and h2d/... rows: the pinned host-to-device copy limit, in frame
+// the vmaf models the prediction). CUDA builds on a machine with a GPU add
+// BACKEND "cuda" rows (--device_fp64 auto; counter fp32pair says which
+// arithmetic ran), "cuda-fp64off" rows beside them (--device_fp64 off: fp32
+// operations only; a BACKEND of its own so that filters on "cuda/" keep their
+// rows), and h2d/... rows: the pinned host-to-device copy limit, in frame
 // pairs per second, for the luma and the whole-frame pair of each size.
 #include <benchmark/benchmark.h>
 
@@ -195,7 +198,7 @@ enum class Source { file, memory };
 // (EXACTVMAF_MODEL_DIR, the build's default, the built-in models); anything
 // else a --feature argument.
 void run_feature(benchmark::State& state, const Size& s, const std::string& feature, ev::Backend backend,
-                 unsigned threads, Source source, bool natural) {
+                 ev::DeviceFp64 device_fp64, unsigned threads, Source source, bool natural) {
   const auto [ref_path, dist_path] = natural ? ensure_natural_pair(s) : ensure_pair(s);
   const ev::VideoFormat fmt{s.w, s.h, ev::PixelFormat::yuv420, 8};
   const ev::RawParams raw{s.w, s.h, ev::PixelFormat::yuv420, 8};
@@ -229,6 +232,7 @@ void run_feature(benchmark::State& state, const Size& s, const std::string& feat
   }
   std::uint64_t frames = 0;
   double upload_ms = 0, kernel_ms = 0;
+  bool fp32pair = false;
   for (auto _ : state) {
     std::unique_ptr<ev::VideoReader> ref, dist;
     if (source == Source::file) {
@@ -241,12 +245,14 @@ void run_feature(benchmark::State& state, const Size& s, const std::string& feat
     ev::RunOptions o;
     o.threads = threads;
     o.backend = backend;
+    o.device_fp64 = device_fp64;
     o.cuda_timing = backend == ev::Backend::cuda;
     o.frame_cnt = frame_cap;
     try {
       auto r = ev::run(*ref, *dist, requests, o);
       upload_ms += r.cuda_upload_ms;
       kernel_ms += r.cuda_kernel_ms;
+      fp32pair = r.cuda_fp32pair;
       if (!models.empty()) ev::predict(models, r.scores, r.frames, 1);
       frames += r.frames;
       benchmark::DoNotOptimize(r.scores.metric_count());
@@ -260,6 +266,7 @@ void run_feature(benchmark::State& state, const Size& s, const std::string& feat
   if (backend == ev::Backend::cuda && frames) {  // device time per frame (streams overlap)
     state.counters["upload_ms"] = upload_ms / static_cast<double>(frames);
     state.counters["kernel_ms"] = kernel_ms / static_cast<double>(frames);
+    state.counters["fp32pair"] = fp32pair ? 1 : 0;
   }
 }
 
@@ -301,18 +308,21 @@ void register_all() {
         for (Source src : {Source::file, Source::memory}) {
           const char* src_name = src == Source::file ? "file" : "memory";
           const bool natural = set.natural;
-          auto reg = [&](ev::Backend b, const char* bname, unsigned t) {
+          auto reg = [&](ev::Backend b, ev::DeviceFp64 fp64, const char* bname, unsigned t) {
             benchmark::RegisterBenchmark(
                 fmt::format("{}{}/{}/{}/threads:{}/{}", feature, natural ? "@natural" : "", bname, s.name, t, src_name)
                     .c_str(),
-                [=](benchmark::State& st) { run_feature(st, s, feature, b, t, src, natural); })
+                [=](benchmark::State& st) { run_feature(st, s, feature, b, fp64, t, src, natural); })
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime()
                 ->MinTime(1.0);
           };
-          for (unsigned t : cpu_threads) reg(ev::Backend::cpu, "cpu", t);
+          for (unsigned t : cpu_threads) reg(ev::Backend::cpu, ev::DeviceFp64::automatic, "cpu", t);
           if (have_cuda)
-            for (unsigned t : cuda_threads) reg(ev::Backend::cuda, "cuda", t);
+            for (unsigned t : cuda_threads) {
+              reg(ev::Backend::cuda, ev::DeviceFp64::automatic, "cuda", t);
+              reg(ev::Backend::cuda, ev::DeviceFp64::off, "cuda-fp64off", t);
+            }
         }
       }
 #if EXACTVMAF_BENCH_CUDA

@@ -120,10 +120,7 @@ int run_cli(const Settings& s) {
   else throw ev::Error(fmt::format("--backend {}: expected cpu, cuda or auto", s.backend));
   if (s.gpu < 0) throw ev::Error(fmt::format("--gpu {}: expected a device index (0, 1, ...)", s.gpu));
   opts.gpu = s.gpu;
-  if (s.device_fp64 == "auto") opts.device_fp64 = ev::DeviceFp64::automatic;
-  else if (s.device_fp64 == "on") opts.device_fp64 = ev::DeviceFp64::on;
-  else if (s.device_fp64 == "off") opts.device_fp64 = ev::DeviceFp64::off;
-  else throw ev::Error(fmt::format("--device_fp64 {}: expected auto, on or off", s.device_fp64));
+  opts.device_fp64 = ev::parse_device_fp64(s.device_fp64);
   // On the CPU, off runs the fp64-free arithmetic there (scalar kernels).
   if (opts.device_fp64 == ev::DeviceFp64::off && opts.backend == ev::Backend::cpu) ev::set_fp64_emulation(true);
 

@@ -1,10 +1,11 @@
 // exactvmaf-parity: scores one input on the cpu and on cuda (and optionally
 // cuda with N threads, and cuda without graphs) and compares every per-frame
-// value and aggregate bit for bit. Exit 0: all identical; 1: some value
-// differs; 2: the input or options were refused (a one-line user error: bad
-// input, no device, a feature without CUDA); 3: an internal or CUDA error
-// (exactvmaf::InternalError or any other failure), which the GPU checks
-// count as a failure.
+// value and aggregate bit for bit. --device_fp64 chooses the cuda runs'
+// arithmetic; each comparison names the one that ran. Exit 0: all identical;
+// 1: some value differs; 2: the input or options were refused (a one-line
+// user error: bad input, no device, a feature without CUDA); 3: an internal
+// or CUDA error (exactvmaf::InternalError or any other failure), which the
+// GPU checks count as a failure.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -34,10 +35,13 @@ struct Settings {
   unsigned cpu_threads = 0, cuda_threads = 0, subsample = 1;
   std::uint64_t frame_cnt = 0;
   int gpu = 0;
+  std::string device_fp64 = "auto";
   bool no_graphs = false, quiet = false;
 };
 
-ev::RunResult run_once(const Settings& s, ev::Backend backend, unsigned threads, bool graphs) {
+// device_fp64 applies to cuda; the cpu run is the reference arithmetic.
+ev::RunResult run_once(const Settings& s, ev::Backend backend, unsigned threads, bool graphs,
+                       ev::DeviceFp64 device_fp64 = ev::DeviceFp64::automatic) {
   std::optional<ev::RawParams> raw;
   if (s.width || s.height || s.pix_fmt || s.bitdepth) {
     if (!s.width || !s.height || !s.pix_fmt || !s.bitdepth)
@@ -67,6 +71,7 @@ ev::RunResult run_once(const Settings& s, ev::Backend backend, unsigned threads,
   o.gpu = s.gpu;
   o.threads = threads;
   o.cuda_graphs = graphs;
+  o.device_fp64 = device_fp64;
   o.subsample = s.subsample;
   o.frame_cnt = s.frame_cnt;
   o.on_warning = [](const std::string& w) { std::fprintf(stderr, "exactvmaf-parity: warning: %s\n", w.c_str()); };
@@ -149,15 +154,21 @@ int run_parity(const Settings& s) {
   if (s.ref_path.empty() || s.dist_path.empty()) throw ev::Error("both -r/--reference and -d/--distorted are required");
   if (s.features.empty() && s.models.empty()) throw ev::Error("nothing requested: add --feature NAME or -m MODEL");
   if (s.gpu < 0) throw ev::Error(fmt::format("--gpu {}: expected a device index (0, 1, ...)", s.gpu));
+  const ev::DeviceFp64 device_fp64 = ev::parse_device_fp64(s.device_fp64);
 
   const ev::RunResult cpu = run_once(s, ev::Backend::cpu, s.cpu_threads, true);
   std::printf("cpu: %llu frames of %s, %u threads (%.1f fps)\n", static_cast<unsigned long long>(cpu.frames),
               cpu.format.describe().c_str(), cpu.threads, cpu.fps);
-  bool same = compare("cuda (1 thread)", cpu, run_once(s, ev::Backend::cuda, 1, true), s.quiet);
-  if (s.cuda_threads > 1)
-    same = compare(fmt::format("cuda ({} threads)", s.cuda_threads), cpu,
-                   run_once(s, ev::Backend::cuda, s.cuda_threads, true), s.quiet) && same;
-  if (s.no_graphs) same = compare("cuda without graphs", cpu, run_once(s, ev::Backend::cuda, 1, false), s.quiet) && same;
+  // Each cuda run against the cpu, labelled with the arithmetic it used.
+  const auto compare_cuda = [&](const std::string& run, unsigned threads, bool graphs) {
+    const ev::RunResult r = run_once(s, ev::Backend::cuda, threads, graphs, device_fp64);
+    const std::string label = fmt::format("cuda ({}, {} arithmetic, --device_fp64 {})", run,
+                                          r.cuda_fp32pair ? "fp32pair" : "fp64", s.device_fp64);
+    return compare(label, cpu, r, s.quiet);
+  };
+  bool same = compare_cuda("1 thread", 1, true);
+  if (s.cuda_threads > 1) same = compare_cuda(fmt::format("{} threads", s.cuda_threads), s.cuda_threads, true) && same;
+  if (s.no_graphs) same = compare_cuda("1 thread, without graphs", 1, false) && same;
   std::printf("%s\n", same ? "PARITY: identical" : "PARITY: DIFFERENT");
   return same ? 0 : 1;
 }
@@ -180,6 +191,9 @@ int main(int argc, char** argv) {
   app.add_option("--threads", s.cuda_threads, "also run cuda with this many threads (frames in flight)");
   app.add_option("--cpu_threads", s.cpu_threads, "threads of the cpu run (default 0: one per hardware thread)");
   app.add_option("--gpu", s.gpu, "CUDA device index (default 0)");
+  app.add_option("--device_fp64", s.device_fp64,
+                 "fp64 islands of the cuda runs: on (the device's fp64), off (fp32 operations only) or auto "
+                 "(default), as exactvmaf's --device_fp64");
   app.add_option("--subsample", s.subsample, "output every N-th frame")->check(CLI::PositiveNumber);
   app.add_option("--frame_cnt", s.frame_cnt, "score at most N frames (0: all)");
   app.add_flag("--no_graphs", s.no_graphs, "also run cuda launching kernels directly instead of replaying graphs");

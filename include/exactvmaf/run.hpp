@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "exactvmaf/feature.hpp"
@@ -29,6 +30,10 @@ const char* backend_name(Backend b);  // "cpu", "cuda", "auto"
 // without fp64-free kernels then use their fp64 ones). Same bits every way.
 enum class DeviceFp64 { automatic, on, off };
 const char* device_fp64_name(DeviceFp64 d);  // "auto", "on", "off"
+// The inverse of device_fp64_name, shared by every place that takes the
+// option. Throws Error "OPTION: expected auto, on or off" for anything else;
+// `option` is how the value was given ({} is the value), as backend_option.
+DeviceFp64 parse_device_fp64(std::string_view name, std::string_view option = "--device_fp64 {}");
 
 struct Progress {
   std::uint64_t frames_done = 0;

@@ -45,6 +45,12 @@ const char* device_fp64_name(DeviceFp64 d) {
   return "?";
 }
 
+DeviceFp64 parse_device_fp64(std::string_view name, std::string_view option) {
+  for (const DeviceFp64 d : {DeviceFp64::automatic, DeviceFp64::on, DeviceFp64::off})
+    if (name == device_fp64_name(d)) return d;
+  throw Error(fmt::format("{}: expected auto, on or off", fmt::format(fmt::runtime(option), name)));
+}
+
 cuda::DeviceArith cuda::choose_device_arith(DeviceFp64 option, int ratio) {
   switch (option) {
     case DeviceFp64::on: return DeviceArith::fp64;
@@ -329,6 +335,7 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   needs.luma_only = luma_only;
   needs.backend = backend;
   needs.threads = plan.threads;
+  needs.cuda_fp32pair = result.cuda_fp32pair;
   source.start(needs);
   result.frames = score_frames(source, source.frames_total(), history, plan, extractors, make_processor, opts, hooks,
                                result, t0);

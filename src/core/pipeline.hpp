@@ -20,6 +20,7 @@ struct SourceNeeds {
   bool luma_only = false;        // every feature reads luma only: chroma may stay unwritten
   Backend backend = Backend::cpu; // the backend that runs (cpu or cuda)
   unsigned threads = 0;          // worker threads (cuda: frames in flight)
+  bool cuda_fp32pair = false;    // cuda: the kernels run without fp64 (RunOptions::device_fp64)
 };
 
 // Frame pairs in frame order. Used by the thread that calls run_pairs().

@@ -18,6 +18,7 @@
 #include "exactvmaf/exactvmaf.hpp"
 #include "exactvmaf/model.hpp"
 #include "exactvmaf/output.hpp"
+#include "exactvmaf/simd.hpp"
 #include "output/report_detail.hpp"
 
 namespace exactvmaf::capi {
@@ -177,6 +178,16 @@ Backend VmafContext::backend() const {
   return cuda_ || wants_cuda_ ? Backend::automatic : Backend::cpu;
 }
 
+DeviceFp64 VmafContext::device_fp64() const {
+  const char* env = std::getenv("EXACTVMAF_DEVICE_FP64");
+  if (env == nullptr || *env == '\0') return DeviceFp64::automatic;
+  try {
+    return parse_device_fp64(env, "EXACTVMAF_DEVICE_FP64={}");
+  } catch (const Error& e) {
+    fail(e.what());
+  }
+}
+
 void VmafContext::use_feature(FeatureRequest request, bool wants_cuda) {
   Lock lock(mutex_);
   if (stage_ != Stage::setup) fail_stage("registering a feature");
@@ -220,6 +231,9 @@ void VmafContext::start(const VideoFormat& format, Lock& lock) {
   const char* env = std::getenv("EXACTVMAF_BACKEND");
   opts.backend_option = env != nullptr && *env != '\0' ? "EXACTVMAF_BACKEND={}" : "the CUDA request (backend {})";
   opts.gpu = cuda_ ? cuda_->device : 0;
+  opts.device_fp64 = device_fp64();
+  // As the CLI: off on the CPU runs the fp64-free arithmetic there (process-wide).
+  if (opts.device_fp64 == DeviceFp64::off && opts.backend == Backend::cpu) set_fp64_emulation(true);
   opts.on_warning = [](const std::string& w) { log_line(VMAF_LOG_LEVEL_WARNING, "vmaf_read_pictures", w); };
   pipeline::Hooks hooks;
   hooks.on_commit = [this](std::uint64_t frame, const ScoreTable& table) { commit(frame, table); };
@@ -252,8 +266,11 @@ void VmafContext::start(const VideoFormat& format, Lock& lock) {
     // both inputs, so that copying never waits for more than the workers.
     if (cuda_) download_pool_ = FramePool::create(format, 2 * needs.buffers + 2, needs.memory);
     log_line(VMAF_LOG_LEVEL_INFO, "vmaf_read_pictures",
-             fmt::format("scoring {} on {} ({} {})", format.describe(), backend_name(needs.backend), needs.threads,
-                         needs.backend == Backend::cuda ? "frames in flight" : "threads"));
+             fmt::format("scoring {} on {} ({} {}{})", format.describe(), backend_name(needs.backend), needs.threads,
+                         needs.backend == Backend::cuda ? "frames in flight" : "threads",
+                         (needs.backend == Backend::cuda ? needs.cuda_fp32pair : fp64_emulation())
+                             ? ", fp64-free arithmetic"
+                             : ""));
   }
   lock.lock();
   if (!started) {

@@ -86,6 +86,7 @@ struct VmafContext {
                                     Lock& lock);
   void check_pool_range(int method, unsigned lo, unsigned hi) const;
   exactvmaf::Backend backend() const;
+  exactvmaf::DeviceFp64 device_fp64() const;  // $EXACTVMAF_DEVICE_FP64
 
   const VmafConfiguration cfg_;
   std::vector<exactvmaf::FeatureRequest> features_;

@@ -3,9 +3,9 @@
 #   scripts/device-bundle.sh BUILD_DIR .devrun
 # Runs the CUDA tests (every *cuda*_test in the bundle), the feature, core,
 # model and CLI tests, exactvmaf-parity on every fixture pair for the CUDA
-# features' option sets, two processes on the GPU at once, and (with
-# "bench") throughput on generated frames; one log per step and summary.txt
-# in LOG_DIR.
+# features' option sets (--device_fp64 on and off), two processes on the GPU
+# at once, and (with "bench") throughput on generated frames; one log per step
+# and summary.txt in LOG_DIR.
 #
 #   tests/backends/device_checks.sh [BUNDLE=.devrun] [LOG_DIR=device-logs] [bench]
 #
@@ -66,8 +66,9 @@ else
   status=1
 fi
 
-# exactvmaf-parity on every fixture pair: cuda at 1 and 4 threads and without
-# graphs against the cpu, two option sets.
+# exactvmaf-parity on every fixture pair: cuda at 1 and 4 threads against
+# the cpu, for each option set and model, once with the device's fp64 and once
+# without (--device_fp64 on, off; PARITY_FP64 overrides); each must pass.
 python3 - "$src_dir/tests/fixtures/manifest.json" > "$logs/pairs.txt" <<'EOF'
 import json, os, sys
 m = json.load(open(sys.argv[1]))
@@ -76,10 +77,6 @@ for p in m["pairs"]:
     raw = "" if p["container"] == "y4m" else f'-w {p["width"]} -h {p["height"]} -p {p["pixel_format"]} -b {p["bitdepth"]}'
     print(p["name"], os.path.join(d, p["ref"]), os.path.join(d, p["dist"]), raw)
 EOF
-: > "$logs/parity.log"
-parity_fail=0
-parity_skip=0
-parity_error=0
 # exactvmaf-parity's exit: 0 identical, 1 different, 2 the input was refused
 # (counted, not a failure), 3 an internal or CUDA error (a failure).
 count_parity() {
@@ -94,31 +91,39 @@ count_parity() {
 sets="${PARITY_SETS:-$(python3 -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))["parity_sets"]))' \
   "$src_dir/tests/golden/runs.json")}"
 [ -n "$sets" ] || { echo "device_checks: no parity sets in tests/golden/runs.json" | tee -a "$summary"; exit 1; }
-while read -r name ref dist raw; do
-  for f in $sets; do
-    echo "== $name --feature $f" >> "$logs/parity.log"
+for fp64 in ${PARITY_FP64:-on off}; do
+  plog="$logs/parity-fp64-$fp64.log"
+  : > "$plog"
+  parity_fail=0
+  parity_skip=0
+  parity_error=0
+  while read -r name ref dist raw; do
+    for f in $sets; do
+      echo "== $name --feature $f --device_fp64 $fp64" >> "$plog"
+      # shellcheck disable=SC2086
+      "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw --feature "$f" --threads 4 --device_fp64 "$fp64" \
+        >> "$plog" 2>&1
+      count_parity $?
+    done
+    # VMAF: the default model's features together in one graph, and the score
+    # (models from $bundle/models, a copy of the repository's models/)
+    echo "== $name -m version=vmaf_v0.6.1 --device_fp64 $fp64" >> "$plog"
     # shellcheck disable=SC2086
-    "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw --feature "$f" --threads 4 >> "$logs/parity.log" 2>&1
+    "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v0.6.1 --model_dir "$bundle/models" \
+      --threads 3 --device_fp64 "$fp64" >> "$plog" 2>&1
     count_parity $?
-  done
-  # VMAF: the default model's features together in one graph, and the score
-  # (models from $bundle/models, a copy of the repository's models/)
-  echo "== $name -m version=vmaf_v0.6.1" >> "$logs/parity.log"
-  # shellcheck disable=SC2086
-  "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v0.6.1 --model_dir "$bundle/models" \
-    --threads 3 >> "$logs/parity.log" 2>&1
-  count_parity $?
-  # VMAF v1.0.16: cambi, speed_chroma, adm and motion together (pairs below
-  # cambi's 216-sample minimum are refused: exit 2, counted apart)
-  echo "== $name -m version=vmaf_v1.0.16_3d0h" >> "$logs/parity.log"
-  # shellcheck disable=SC2086
-  "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v1.0.16_3d0h --model_dir "$bundle/models" \
-    --threads 4 >> "$logs/parity.log" 2>&1
-  count_parity $?
-done < "$logs/pairs.txt"
-echo "parity: $(grep -c 'PARITY: identical' "$logs/parity.log") identical, $parity_fail differ, $parity_error internal or CUDA errors (exit 3), $parity_skip refused (exit 2)" | tee -a "$summary"
-grep -B3 -E 'PARITY: (DIFFER|differ)|error' "$logs/parity.log" | head -30 | sed 's/^/  /' | tee -a "$summary"
-[ $parity_fail -eq 0 ] && [ $parity_error -eq 0 ] || status=1
+    # VMAF v1.0.16: cambi, speed_chroma, adm and motion together (pairs below
+    # cambi's 216-sample minimum are refused: exit 2, counted apart)
+    echo "== $name -m version=vmaf_v1.0.16_3d0h --device_fp64 $fp64" >> "$plog"
+    # shellcheck disable=SC2086
+    "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v1.0.16_3d0h --model_dir "$bundle/models" \
+      --threads 4 --device_fp64 "$fp64" >> "$plog" 2>&1
+    count_parity $?
+  done < "$logs/pairs.txt"
+  echo "parity, --device_fp64 $fp64: $(grep -c 'PARITY: identical' "$plog") identical, $parity_fail differ, $parity_error internal or CUDA errors (exit 3), $parity_skip refused (exit 2)" | tee -a "$summary"
+  grep -B3 -E 'PARITY: (DIFFER|differ)|error' "$plog" | head -30 | sed 's/^/  /' | tee -a "$summary"
+  [ $parity_fail -eq 0 ] && [ $parity_error -eq 0 ] || status=1
+done
 
 # Generated frames (random samples: the worst case for the blur's zero-row
 # shortcut on the cpu; the same work on the gpu). Page cache after the first pass.
@@ -160,7 +165,8 @@ if [ "$mode" = bench ] && [ -x "$bundle/exactvmaf_bench" ]; then
   # fps per feature x backend x size x threads x source, the pinned H2D
   # ceiling (h2d/...), in one run so the ratios compare like with like.
   # cambi (defaults and the v1.0.16 options) and the v1.0.16 models: 1080p and 4K rows only.
-  filter="${BENCH_FILTER:-(h2d/|(null|motion|vif|adm|vmaf_v0.6.1|cambi[^/@]*|vmaf_v1\.0\.16_3d0h(_2160)?)/(cpu/[^/]*/threads:16|cuda/[^/]*/threads:(4|8|16))/|(vmaf_v0.6.1|vmaf_v1\.0\.16_3d0h(_2160)?)/cpu/[^/]*/threads:1/).*(1920x1080|3840x2160)}"
+  # cuda with and without fp64 (cuda-fp64off) side by side.
+  filter="${BENCH_FILTER:-(h2d/|(null|motion|vif|adm|vmaf_v0.6.1|cambi[^/@]*|vmaf_v1\.0\.16_3d0h(_2160)?)/(cpu/[^/]*/threads:16|cuda(-fp64off)?/[^/]*/threads:(4|8|16))/|(vmaf_v0.6.1|vmaf_v1\.0\.16_3d0h(_2160)?)/cpu/[^/]*/threads:1/).*(1920x1080|3840x2160)}"
   "$bundle/exactvmaf_bench" --benchmark_filter="$filter" --benchmark_out="$logs/bench.json" \
     --benchmark_out_format=json > "$logs/bench.txt" 2>&1
   echo "bench: exit $?; $(grep -c fps= "$logs/bench.txt") rows (bench.txt, bench.json)" | tee -a "$summary"

@@ -373,5 +373,26 @@ TEST(ParityTool, RefusedRunsExitTwo) {
   EXPECT_EQ(std::count(no_cuda.err.begin(), no_cuda.err.end(), '\n'), 1) << no_cuda.err;
 }
 
+// --device_fp64 as exactvmaf's: a bad value is refused before the cpu run
+// (exit 2, one line naming it).
+TEST(ParityTool, BadDeviceFp64IsRefusedFirst) {
+  const CmdResult bad = tool(EXACTVMAF_PARITY, kC01 + " --feature adm --device_fp64 maybe");
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_EQ(bad.err, "exactvmaf-parity: error: --device_fp64 maybe: expected auto, on or off\n");
+  EXPECT_EQ(bad.out, "");
+}
+
+// off runs cuda on fp32 pairs and says so; without a device it is refused
+// for the device, not for the value.
+TEST(ParityTool, DeviceFp64OffSaysFp32PairArithmetic) {
+  const CmdResult off = tool(EXACTVMAF_PARITY, kC01 + " --feature adm --device_fp64 off");
+  if (off.exit_code == 2 && off.err.find("--backend cuda: ") != std::string::npos)
+    GTEST_SKIP() << "no usable CUDA device: " << off.err;
+  EXPECT_EQ(off.exit_code, 0) << off.out << off.err;
+  EXPECT_NE(off.out.find("cuda (1 thread, fp32pair arithmetic, --device_fp64 off) vs cpu"), std::string::npos)
+      << off.out;
+  EXPECT_NE(off.out.find("PARITY: identical"), std::string::npos) << off.out;
+}
+
 }  // namespace
 }  // namespace exactvmaf::test

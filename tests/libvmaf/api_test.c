@@ -1,6 +1,7 @@
 /* The libvmaf C API, used from C (C11) the way libvmaf's clients use it:
  * every function, every error return, the scores against the R goldens,
- * the FP environment of the caller, two contexts at once.
+ * the FP environment of the caller, two contexts at once, and
+ * $EXACTVMAF_DEVICE_FP64.
  * Run: api_test FIXTURES_DIR MODEL_FILE_DIR. Exit 0 when every check passes. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -721,6 +722,146 @@ static void test_two_contexts_at_once(void) {
   free_clip(&c01);
 }
 
+/* ---- $EXACTVMAF_DEVICE_FP64 --------------------------------------------- */
+
+static char *read_text(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  const long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = calloc((size_t)n + 1, 1);
+  if (fread(s, 1, (size_t)n, f) != (size_t)n) s[0] = '\0';
+  fclose(f);
+  return s;
+}
+
+/* stderr (the library's log) goes to a file between the two calls; the
+ * checks that fail meanwhile are printed with what was captured. */
+static int g_saved_stderr = -1, g_failures_before_capture;
+static char g_capture_path[256];
+
+static void begin_capture(void) {
+  snprintf(g_capture_path, sizeof g_capture_path, "/tmp/exactvmaf_api_test_%d.stderr", (int)getpid());
+  fflush(stderr);
+  g_saved_stderr = dup(2);
+  FILE *f = fopen(g_capture_path, "w");
+  CHECK(f != NULL);
+  if (f) {
+    dup2(fileno(f), 2);
+    fclose(f);
+  }
+  g_failures_before_capture = g_failures;
+}
+
+static char *end_capture(void) {
+  fflush(stderr);
+  dup2(g_saved_stderr, 2);
+  close(g_saved_stderr);
+  char *text = read_text(g_capture_path);
+  unlink(g_capture_path);
+  if (g_failures != g_failures_before_capture) fprintf(stderr, "captured stderr:\n%s", text ? text : "");
+  return text ? text : calloc(1, 1);
+}
+
+/* Replaces the value of "fps" (run-time noise, of any length) in a JSON
+ * report with one '#'. */
+static void blank_fps(char *json) {
+  char *p = strstr(json, "\"fps\": ");
+  if (!p) return;
+  p += 7;
+  const size_t n = strcspn(p, ",");
+  if (n == 0) return;
+  *p = '#';
+  memmove(p + 1, p + n, strlen(p + n) + 1);
+}
+
+/* c01 with the default model and float_adm (fp64 islands in adm, vif and
+ * float_adm) at log level info: the full-precision JSON report, fps blanked,
+ * and the library's log. The pooled VMAF is checked against R. */
+static char *run_c01_logged(const Clip *c01, char **log) {
+  char path[256];
+  snprintf(path, sizeof path, "/tmp/exactvmaf_api_test_%d.json", (int)getpid());
+  begin_capture();
+  VmafConfiguration cfg = config(2, 1);
+  cfg.log_level = VMAF_LOG_LEVEL_INFO;
+  VmafContext *vmaf = NULL;
+  CHECK_RC(vmaf_init(&vmaf, cfg), 0);
+  VmafModel *model = load_default_model();
+  CHECK_RC(vmaf_use_features_from_model(vmaf, model), 0);
+  CHECK_RC(vmaf_use_feature(vmaf, "float_adm", NULL), 0);
+  read_clip(vmaf, c01);
+  double mean = 0;
+  CHECK_RC(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &mean, 0, c01->frames - 1), 0);
+  CHECK_BITS(mean, kC01VmafMean);
+  CHECK_RC(vmaf_write_output(vmaf, path, VMAF_OUTPUT_FORMAT_JSON), 0);
+  CHECK_RC(vmaf_close(vmaf), 0);
+  vmaf_model_destroy(model);
+  *log = end_capture();
+  char *report = read_text(path);
+  unlink(path);
+  CHECK(report != NULL && strstr(report, "\"adm2\"") != NULL); /* float_adm's */
+  if (!report) return calloc(1, 1);
+  blank_fps(report);
+  return report;
+}
+
+static int count_lines(const char *s) {
+  int n = 0;
+  for (; *s; ++s) n += *s == '\n';
+  return n;
+}
+
+/* A bad value is refused at the first picture with one line naming it; off
+ * on the CPU runs the fp64-free arithmetic there (the info line says so) and
+ * writes the default's report byte for byte. Last: off stays on in the
+ * process. */
+static void test_device_fp64_variable(void) {
+  unsetenv("EXACTVMAF_BACKEND");
+  setenv("EXACTVMAF_DEVICE_FP64", "maybe", 1);
+  begin_capture();
+  VmafConfiguration cfg = config(0, 1);
+  cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+  VmafContext *vmaf = NULL;
+  CHECK_RC(vmaf_init(&vmaf, cfg), 0);
+  CHECK_RC(vmaf_use_feature(vmaf, "psnr", NULL), 0);
+  VmafPicture ref, dist;
+  CHECK_RC(vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, 64, 64), 0);
+  CHECK_RC(vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 8, 64, 64), 0);
+  CHECK_RC(vmaf_read_pictures(vmaf, &ref, &dist, 0), -EINVAL);
+  CHECK(ref.ref == NULL && dist.ref == NULL);
+  CHECK_RC(vmaf_close(vmaf), 0);
+  char *log = end_capture();
+  CHECK(strstr(log, "error: vmaf_read_pictures: EXACTVMAF_DEVICE_FP64=maybe: expected auto, on or off\n") != NULL);
+  CHECK(count_lines(log) == 1);
+  if (count_lines(log) != 1) fprintf(stderr, "log of the refused value:\n%s", log);
+  free(log);
+
+  Clip c01 = load_clip("c01_176x144_8b_420", 176, 144);
+  setenv("EXACTVMAF_PRECISION", "max", 1);
+  unsetenv("EXACTVMAF_DEVICE_FP64");
+  char *plain_log, *plain = run_c01_logged(&c01, &plain_log);
+  CHECK(strstr(plain_log, " on cpu (2 threads)\n") != NULL);
+  const char *values[] = {"auto", "on", "off"};
+  for (unsigned k = 0; k < 3; ++k) {
+    setenv("EXACTVMAF_DEVICE_FP64", values[k], 1);
+    char *report = run_c01_logged(&c01, &log);
+    const int off = strcmp(values[k], "off") == 0;
+    const int said = strstr(log, off ? " on cpu (2 threads, fp64-free arithmetic)\n" : " on cpu (2 threads)\n") != NULL;
+    CHECK(said);
+    const int same = strcmp(report, plain) == 0;
+    CHECK(same);
+    if (!said || !same) fprintf(stderr, "EXACTVMAF_DEVICE_FP64=%s: log:\n%s", values[k], log);
+    free(report);
+    free(log);
+  }
+  unsetenv("EXACTVMAF_DEVICE_FP64");
+  unsetenv("EXACTVMAF_PRECISION");
+  free(plain);
+  free(plain_log);
+  free_clip(&c01);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s FIXTURES_DIR MODEL_DIR\n", argv[0]);
@@ -740,6 +881,7 @@ int main(int argc, char **argv) {
   test_cuda_entry_points();
   test_fp_environment();
   test_two_contexts_at_once();
+  test_device_fp64_variable();
   printf("api_test: %d checks, %d failed\n", g_checks, g_failures);
   return g_failures ? 1 : 0;
 }

@@ -1,9 +1,10 @@
 /* The vmaf_cuda_* path from C, as a CUDA client (FFmpeg's libvmaf_cuda
  * filter) uses it: the caller's own CUcontext, device pictures from the
  * preallocation filled with the caller's copies, page-locked host pictures,
- * and $EXACTVMAF_BACKEND=cuda with plain pictures. Each run's report (full
- * precision, every frame) must equal the CPU's byte for byte (fps aside),
- * and each must have run on the GPU (the library says so on stderr).
+ * and $EXACTVMAF_BACKEND=cuda with plain pictures, also with
+ * $EXACTVMAF_DEVICE_FP64=off. Each run's report (full precision, every
+ * frame) must equal the CPU's byte for byte (fps aside), and each must have
+ * run on the GPU, the last without fp64 (the library says so on stderr).
  * Exit 0: all equal; 1: a difference or an error; 77: skipped, no usable
  * CUDA device or driver (said on stdout). */
 #define _POSIX_C_SOURCE 200809L
@@ -108,9 +109,10 @@ static void fill_device(VmafPicture *pic, unsigned i, int dist, CUcontext ctx) {
 
 /* ---- one run -------------------------------------------------------------- */
 
-enum Mode { CPU, CUDA_OWN_CONTEXT_DEVICE_PICTURES, CUDA_PINNED_PICTURES, CUDA_ENV_HOST_PICTURES };
+enum Mode { CPU, CUDA_OWN_CONTEXT_DEVICE_PICTURES, CUDA_PINNED_PICTURES, CUDA_ENV_HOST_PICTURES, CUDA_ENV_FP64_OFF };
 static const char *const kModeNames[] = {"cpu", "cuda: own CUcontext, device pictures", "cuda: page-locked pictures",
-                                         "cuda: EXACTVMAF_BACKEND=cuda, plain pictures"};
+                                         "cuda: EXACTVMAF_BACKEND=cuda, plain pictures",
+                                         "cuda: EXACTVMAF_DEVICE_FP64=off, plain pictures"};
 
 static char *read_all(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -124,11 +126,16 @@ static char *read_all(const char *path) {
   return s;
 }
 
-/* Blanks the value of "fps" (run-time noise) in a JSON report. */
+/* Replaces the value of "fps" (run-time noise, of any length) in a JSON
+ * report with one '#'. */
 static void blank_fps(char *json) {
   char *p = strstr(json, "\"fps\": ");
   if (!p) return;
-  for (p += 7; *p && *p != ','; ++p) *p = '#';
+  p += 7;
+  const size_t n = strcspn(p, ",");
+  if (n == 0) return;
+  *p = '#';
+  memmove(p + 1, p + n, strlen(p + n) + 1);
 }
 
 /* The full-precision JSON report of a run; stderr goes to `log` meanwhile. */
@@ -141,8 +148,10 @@ static char *run(enum Mode mode, CUcontext own_ctx, const char *log) {
   dup2(fileno(capture), 2);
 
   setenv("EXACTVMAF_PRECISION", "max", 1);
-  if (mode == CUDA_ENV_HOST_PICTURES) setenv("EXACTVMAF_BACKEND", "cuda", 1);
+  if (mode == CUDA_ENV_HOST_PICTURES || mode == CUDA_ENV_FP64_OFF) setenv("EXACTVMAF_BACKEND", "cuda", 1);
   else unsetenv("EXACTVMAF_BACKEND");
+  if (mode == CUDA_ENV_FP64_OFF) setenv("EXACTVMAF_DEVICE_FP64", "off", 1);
+  else unsetenv("EXACTVMAF_DEVICE_FP64");
   VmafConfiguration cfg;
   memset(&cfg, 0, sizeof cfg);
   cfg.log_level = VMAF_LOG_LEVEL_INFO;
@@ -230,12 +239,18 @@ int main(void) {
 
   const char *log = "/tmp/exactvmaf_cuda_api_test.stderr";
   char *cpu = run(CPU, own, log);
-  for (int mode = CUDA_OWN_CONTEXT_DEVICE_PICTURES; mode <= CUDA_ENV_HOST_PICTURES; ++mode) {
+  for (int mode = CUDA_OWN_CONTEXT_DEVICE_PICTURES; mode <= CUDA_ENV_FP64_OFF; ++mode) {
     char *gpu = run((enum Mode)mode, own, log);
     char *said = read_all(log);
     const int on_cuda = said && strstr(said, " on cuda (") != NULL;
     if (!on_cuda) fprintf(stderr, "%s did not run on cuda; its log:\n%s\n", kModeNames[mode], said ? said : "");
     CHECK(on_cuda);
+    if (mode == CUDA_ENV_FP64_OFF) {
+      const int fp64_free = said && strstr(said, ", fp64-free arithmetic)") != NULL;
+      if (!fp64_free)
+        fprintf(stderr, "%s did not say fp64-free arithmetic; its log:\n%s\n", kModeNames[mode], said ? said : "");
+      CHECK(fp64_free);
+    }
     const int same = cpu && gpu && strcmp(cpu, gpu) == 0;
     if (!same) fprintf(stderr, "%s: the report differs from the cpu's\n", kModeNames[mode]);
     CHECK(same);
