@@ -1,7 +1,7 @@
 // SpEED-QA on the device: the whole per-frame chain of speed_math.hpp on the
 // worker's stream, captured once into the backend's graph; only the frame's
-// two scores and flags come back (one small copy). Per frame, 6 kernels plus
-// one memset and one copy (8 graph nodes):
+// two scores and flags come back (one small copy). Per frame, 9 kernels plus
+// one memset and one copy (11 graph nodes):
 //
 //   1. decimate: one thread per 16x-decimated sample of every plane (chroma:
 //      ref U, dis U, ref V, dis V; temporal: ref[t-1] - ref[t], dis[t-1] -
@@ -24,10 +24,11 @@
 //      lane 0 and the regular/singular decision; warps 1-19 meanwhile run
 //      the QR decomposition of K (reflector products in parallel), Q Y and
 //      back substitution (a thread per column), used only where K is
-//      regular; then all threads: variances and entropies (a thread per
-//      block).
-//   6. score: one block per ref/dis pair: the per-block terms in parallel, the
-//      float sum on thread 0 in block order.
+//      regular; then all threads: variances (a thread per block).
+//   6. entropies: a thread per log2 term (plane, block, eigenvalue), then a
+//      thread per (plane, block) adding them in R's order.
+//   7. score terms: a thread per (pair, block); 8. score: one warp per
+//      ref/dis pair, the float sum on its first thread in block order.
 //
 // log2 uses R's fast path; an undecided call (about 2^-40 of them) flags the
 // frame and finish() recomputes it on the host with the CPU code. The
@@ -112,6 +113,7 @@ struct DeviceScratch {
   float* x;         // planes x 25 x nb: the solution
   float* entropy;   // planes x nb
   float* variance;  // planes x nb
+  std::uint64_t* log2_terms;  // planes x nb x 25: the entropies' log2 terms (R's doubles, as bits)
   float* bscore;    // pairs x nb
   int* plane_err;   // planes
   Result* result;
@@ -354,29 +356,61 @@ __global__ void __launch_bounds__(kSolveThreads) solve_kernel(const Params p, De
     solve_qr<T>(tid - kEigenThreads, nt - kEigenThreads, QrGroupSync{static_cast<unsigned>(nt - kEigenThreads)}, sh, K,
              s.y + at, s.qy + at, s.x + at, nb);
   __syncthreads();
-  M m;
-  const bool cannot_invert = solve_finish(tid, nt, BlockSync{}, sh, s.y + at, s.x + at, nb, p.sigma_nn,
-                                          rmath::of_u64<T>(p.log2_2pie), s.variance + plane * nb,
-                                          s.entropy + plane * nb, m);
-  if (m.undecided) flag(s.result, kUndecided);
+  const bool cannot_invert = solve_variances(tid, nt, BlockSync{}, sh, s.y + at, s.x + at, nb, s.variance + plane * nb);
   if (threadIdx.x == 0) {
     s.plane_err[plane] = cannot_invert ? 1 : 0;
     if (sh.no_convergence) flag(s.result, kNoConvergence);
   }
 }
 
+// The entropies (block_entropy), in two kernels: a thread per log2 term
+// (plane, block, eigenvalue), R's double kept as its bits; then a thread per
+// (plane, block) adds them in R's order.
 template <class Arith>
-__global__ void __launch_bounds__(kThreads) score_kernel(const Params p, DeviceScratch s) {
+__global__ void __launch_bounds__(kThreads) entropy_log2_kernel(const Params p, DeviceScratch s) {
+  using M = MathOf<Arith>;
+  const unsigned nb = p.dims.num_blocks, total = p.planes * nb * block_elems;
+  M m;
+  for (unsigned t = blockIdx.x * blockDim.x + threadIdx.x; t < total; t += gridDim.x * blockDim.x) {
+    const unsigned plane = t / (nb * block_elems), b = (t / block_elems) % nb, k = t % block_elems;
+    s.log2_terms[t] =
+        rmath::u64_of(entropy_log2(s.eig[plane * block_elems + k], s.variance[plane * nb + b], p.sigma_nn, m));
+  }
+  if (m.undecided) flag(s.result, kUndecided);
+}
+
+template <class Arith>
+__global__ void __launch_bounds__(kThreads) entropy_sum_kernel(const Params p, DeviceScratch s) {
+  using T = real_of<MathOf<Arith>>;
+  const unsigned nb = p.dims.num_blocks, total = p.planes * nb;
+  const T log2_2pie = rmath::of_u64<T>(p.log2_2pie);
+  for (unsigned t = blockIdx.x * blockDim.x + threadIdx.x; t < total; t += gridDim.x * blockDim.x) {
+    const std::uint64_t* terms = s.log2_terms + static_cast<std::size_t>(t) * block_elems;
+    float e = 0;
+    for (unsigned k = 0; k < block_elems; ++k) e = entropy_step(e, rmath::of_u64<T>(terms[k]), log2_2pie);
+    s.entropy[t] = e;
+  }
+}
+
+// The per-block score terms, a thread per (pair, block).
+template <class Arith>
+__global__ void __launch_bounds__(kThreads) score_terms_kernel(const Params p, DeviceScratch s) {
+  const unsigned nb = p.dims.num_blocks, total = p.pairs * nb;
+  MathOf<Arith> m;
+  for (unsigned t = blockIdx.x * blockDim.x + threadIdx.x; t < total; t += gridDim.x * blockDim.x) {
+    const unsigned pair = t / nb, b = t % nb, ref = 2 * pair, dis = 2 * pair + 1;
+    s.bscore[t] = block_score(s.entropy[ref * nb + b], s.variance[ref * nb + b], s.entropy[dis * nb + b],
+                              s.variance[dis * nb + b], p.base_entropy, p.weight_var_mode, m);
+  }
+  if (m.undecided) flag(s.result, kUndecided);
+}
+
+// The frame's score per pair: the block terms summed in block order.
+__global__ void __launch_bounds__(32) score_kernel(const Params p, DeviceScratch s) {
   const unsigned pair = blockIdx.x;
   const unsigned ref = 2 * pair, dis = 2 * pair + 1;
   const int nb = static_cast<int>(p.dims.num_blocks);
-  float* bscore = s.bscore + pair * nb;
-  MathOf<Arith> m;
-  for (int b = static_cast<int>(threadIdx.x); b < nb; b += static_cast<int>(blockDim.x))
-    bscore[b] = block_score(s.entropy[ref * nb + b], s.variance[ref * nb + b], s.entropy[dis * nb + b],
-                            s.variance[dis * nb + b], p.base_entropy, p.weight_var_mode, m);
-  if (m.undecided) flag(s.result, kUndecided);
-  __syncthreads();
+  const float* bscore = s.bscore + pair * nb;
   if (threadIdx.x == 0) {
     const bool er = s.plane_err[ref] != 0, ed = s.plane_err[dis] != 0;
     float score = 0;
@@ -469,7 +503,8 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
                       o_cov = take(P * block_elems * block_elems), o_eig = take(P * block_elems),
                       o_y = take(P * block_elems * nb), o_qy = take(P * block_elems * nb),
                       o_x = take(P * block_elems * nb), o_ent = take(P * nb), o_var = take(P * nb),
-                      o_bs = take(p_.pairs * nb), o_err = take(P), o_res = take(sizeof(Result) / sizeof(float) + 1);
+                      o_bs = take(p_.pairs * nb), o_err = take(P), o_res = take(sizeof(Result) / sizeof(float) + 1),
+                      o_log2 = take(2 * P * nb * block_elems);
     block_ = cuda::DeviceBuffer<float>(floats);
     float* const base = block_.get();
     EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(base, 0, block_.bytes(), stream));
@@ -484,6 +519,7 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
     s_.entropy = base + o_ent;
     s_.variance = base + o_var;
     s_.bscore = base + o_bs;
+    s_.log2_terms = reinterpret_cast<std::uint64_t*>(base + o_log2);
     s_.plane_err = reinterpret_cast<int*>(base + o_err);
     s_.result = reinterpret_cast<Result*>(base + o_res);
     host_ = cuda::PinnedBuffer<Result>(1);
@@ -515,9 +551,16 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
       solve_kernel<Arith><<<p_.planes, kSolveThreads, 0, stream>>>(p_, s_);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
-      score_kernel<Arith><<<p_.pairs, kThreads, 0, stream>>>(p_, s_);
+      entropy_log2_kernel<Arith><<<grid_for(p_.planes * d.num_blocks * block_elems, kThreads), kThreads, 0, stream>>>(
+          p_, s_);
+      EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+      entropy_sum_kernel<Arith><<<grid_for(p_.planes * d.num_blocks, kThreads), kThreads, 0, stream>>>(p_, s_);
+      EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+      score_terms_kernel<Arith><<<grid_for(p_.pairs * d.num_blocks, kThreads), kThreads, 0, stream>>>(p_, s_);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     });
+    score_kernel<<<p_.pairs, 32, 0, stream>>>(p_, s_);
+    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_.get(), s_.result, sizeof(Result), cudaMemcpyDeviceToHost, stream));
   }
 

@@ -974,14 +974,20 @@ EXACTVMAF_HD_INLINE float block_variance(const float* X, const float* Y, int nb,
 // Step 9: entropy of a block from the 25 eigenvalues (negative ones as 0):
 // E = E + (log2(L * S + sigma_nn) + log2(2 pi e)) with E float and the
 // right-hand side double.
+// Its two parts: the k-th log2 (R's double), and the step that adds it.
+template <class M>
+EXACTVMAF_HD_INLINE real_of<M> entropy_log2(float eig_k, float variance, float sigma_nn, M& m) {
+  const float L = eig_k < 0 ? 0 : eig_k;
+  return m.log2_f64(real_of<M>(L * variance + sigma_nn));
+}
+template <class T>
+EXACTVMAF_HD_INLINE float entropy_step(float e, T log2_term, T log2_2pie) {
+  return f32_of(T(e) + (log2_term + log2_2pie));
+}
 template <class M>
 EXACTVMAF_HD_INLINE float block_entropy(const float* eig, float variance, float sigma_nn, real_of<M> log2_2pie, M& m) {
-  using T = real_of<M>;
   float e = 0;
-  for (unsigned k = 0; k < block_elems; ++k) {
-    const float L = eig[k] < 0 ? 0 : eig[k];
-    e = f32_of(T(e) + (m.log2_f64(T(L * variance + sigma_nn)) + log2_2pie));
-  }
+  for (unsigned k = 0; k < block_elems; ++k) e = entropy_step(e, entropy_log2(eig[k], variance, sigma_nn, m), log2_2pie);
   return e;
 }
 
@@ -1177,19 +1183,25 @@ EXACTVMAF_HD_INLINE void solve_qr(int tid, int nt, Sync sync, SolveShared& sh, c
 // Part 3, after parts 1 and 2 and a barrier of all nt threads: X = 0 where the
 // system could not be solved, the variances and entropies per block. Returns
 // (in every thread) whether the system could not be solved.
-template <class Sync, class M>
-EXACTVMAF_HD_INLINE bool solve_finish(int tid, int nt, Sync sync, SolveShared& sh, const float* Y, float* X, int nb,
-                                      float sigma_nn, real_of<M> log2_2pie, float* variance, float* entropy, M& m) {
+// The variances only (the device computes the entropies in kernels of
+// their own, a thread per log2).
+template <class Sync>
+EXACTVMAF_HD_INLINE bool solve_variances(int tid, int nt, Sync sync, SolveShared& sh, const float* Y, float* X, int nb,
+                                         float* variance) {
   constexpr int n = static_cast<int>(block_elems);
   const bool cannot_invert = !sh.regular || !sh.solved;
   if (cannot_invert)
     for (int e = tid; e < n * nb; e += nt) X[e] = 0.0f;
   sync();
-  for (int b = tid; b < nb; b += nt) {
-    const float v = block_variance(X, Y, nb, b);
-    variance[b] = v;
-    entropy[b] = block_entropy(sh.d, v, sigma_nn, log2_2pie, m);
-  }
+  for (int b = tid; b < nb; b += nt) variance[b] = block_variance(X, Y, nb, b);
+  return cannot_invert;
+}
+
+template <class Sync, class M>
+EXACTVMAF_HD_INLINE bool solve_finish(int tid, int nt, Sync sync, SolveShared& sh, const float* Y, float* X, int nb,
+                                      float sigma_nn, real_of<M> log2_2pie, float* variance, float* entropy, M& m) {
+  const bool cannot_invert = solve_variances(tid, nt, sync, sh, Y, X, nb, variance);
+  for (int b = tid; b < nb; b += nt) entropy[b] = block_entropy(sh.d, variance[b], sigma_nn, log2_2pie, m);
   return cannot_invert;
 }
 
