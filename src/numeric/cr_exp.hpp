@@ -26,27 +26,33 @@ inline constexpr double kExpRelErr = 0x1p-99;
 // exp(t) = 2^(k >> 12) 2^((k >> 6) & 63 / 64) 2^((k & 63) / 4096) exp(r),
 // two 64-entry dd tables; exp(r) = 1 + r + r^2/2 + r^3 (1/6 + r Q(r)),
 // Q to r^4/5040 in double.
-EXACTVMAF_HD_INLINE dd::DD exp_dd(double th, double tl, int* q) {
-  const double kf = th * k4096OverLn2;
-  const double kr = (kf + 0x1.8p52) - 0x1.8p52;  // nearest integer, |kr| < 2^23
-  const std::int64_t k = static_cast<std::int64_t>(kr);
-  const double r1 = th - kr * kLn2Over4096A;  // both exact (Sterbenz when k != 0)
-  const dd::DD p2 = dd::two_prod(kr, kLn2Over4096B);
-  dd::DD r = dd::two_sum(r1, -p2.hi);
+// T: double, or Sf64 (the same operations in integer arithmetic, the same
+// bits; the tables are read as bits).
+template <class T>
+EXACTVMAF_HD_INLINE dd::DDOf<T> exp_dd(T th, T tl, int* q) {
+  using DDT = dd::DDOf<T>;
+  const T kf = th * k4096OverLn2;
+  const T kr = (kf + 0x1.8p52) - 0x1.8p52;  // nearest integer, |kr| < 2^23
+  const std::int64_t k = i64_of(kr);
+  const T r1 = th - kr * kLn2Over4096A;  // both exact (Sterbenz when k != 0)
+  const DDT p2 = dd::two_prod(kr, T(kLn2Over4096B));
+  DDT r = dd::two_sum(r1, -p2.hi);
   r = dd::add(r, tl);
   r = dd::add(r, -p2.lo - kr * kLn2Over4096C);
 
-  const double rh = r.hi;
-  const double qpoly = 1.0 / 24.0 + rh * (1.0 / 120.0 + rh * (1.0 / 720.0 + rh * (1.0 / 5040.0)));
-  const dd::DD p = dd::add(dd::DD{kOneOver6Hi, kOneOver6Lo}, rh * qpoly);
-  const dd::DD r2 = dd::sqr(r);
-  const dd::DD r3p = dd::mul(dd::mul(r2, r), p);
-  const dd::DD expm1_r = dd::add(r, dd::add(dd::mul_pow2(r2, 0.5), r3p));
-  const dd::DD exp_r = dd::add(dd::DD{1.0, 0.0}, expm1_r);
+  const T rh = r.hi;
+  const T qpoly = 1.0 / 24.0 + rh * (1.0 / 120.0 + rh * (1.0 / 720.0 + rh * (1.0 / 5040.0)));
+  const DDT p = dd::add(DDT{T(kOneOver6Hi), T(kOneOver6Lo)}, rh * qpoly);
+  const DDT r2 = dd::sqr(r);
+  const DDT r3p = dd::mul(dd::mul(r2, r), p);
+  const DDT expm1_r = dd::add(r, dd::add(dd::mul_pow2(r2, 0.5), r3p));
+  const DDT exp_r = dd::add(DDT{T(1.0), T(0.0)}, expm1_r);
 
-  const DDEntry& a = exp2_table1(static_cast<int>((k >> 6) & 63));
-  const DDEntry& b = exp2_table2(static_cast<int>(k & 63));
-  const dd::DD ab = dd::mul(dd::DD{a.hi, a.lo}, dd::DD{b.hi, b.lo});
+  // The two table entries, as bits (code without fp64 loads no double).
+  static_assert(sizeof(DDEntry) == 2 * sizeof(std::uint64_t));
+  const auto* a = reinterpret_cast<const std::uint64_t*>(&exp2_table1(static_cast<int>((k >> 6) & 63)));
+  const auto* b = reinterpret_cast<const std::uint64_t*>(&exp2_table2(static_cast<int>(k & 63)));
+  const DDT ab = dd::mul(DDT{of_u64<T>(a[0]), of_u64<T>(a[1])}, DDT{of_u64<T>(b[0]), of_u64<T>(b[1])});
   *q = static_cast<int>(k >> 12);  // arithmetic shift: floor(k / 4096)
   return dd::mul(ab, exp_r);
 }

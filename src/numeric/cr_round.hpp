@@ -138,15 +138,16 @@ EXACTVMAF_HD_INLINE bool is_float_midpoint(T d) {
 // picks the side and lo == 0 is a true tie (to even, as the conversion does).
 // Why: a float midpoint strictly between V and hi = RN_double(V) would be a
 // double nearer to V than hi.
-EXACTVMAF_HD_INLINE float round_exact_to_float(double hi, double lo) {
-  if (lo == 0.0 || !is_float_midpoint(hi)) return static_cast<float>(hi);
+template <class T>
+EXACTVMAF_HD_INLINE float round_exact_to_float(T hi, T lo) {
+  if (lo == 0.0 || !is_float_midpoint(hi)) return f32_of(hi);
   const bool neg = hi < 0.0;
-  const double a = neg ? -hi : hi;
+  const T a = neg ? -hi : hi;
   const bool away = neg ? lo < 0.0 : lo > 0.0;  // towards larger magnitude
-  const float even = static_cast<float>(a);
+  const float even = f32_of(a);
   const std::uint32_t eb = dd::bits_of(even);
   float lower, upper;
-  if (static_cast<double>(even) < a) {
+  if (T(even) < a) {
     lower = even;
     upper = dd::float_from_bits(eb + 1U);
   } else {
@@ -163,9 +164,9 @@ EXACTVMAF_HD_INLINE float round_exact_to_float(double hi, double lo) {
 // then to float; decided when both give the same float and neither double is
 // a float midpoint (then no float midpoint lies inside the interval, so
 // double rounding cannot occur: see docs/rmath.md).
-EXACTVMAF_HD_INLINE bool round_scaled_to_float(double hi, double lo, double err_rel, int k,
-                                               float* out) {
-  const int eh = exponent_of(hi);
+template <class T>
+EXACTVMAF_HD_INLINE bool round_scaled_to_float(T hi, T lo, T err_rel, int k, float* out) {
+  const int eh = static_cast<int>((u64_of(hi) >> 52) & 0x7ff) - 1023;
   if (eh + k > 130) {
     *out = dd::float_from_bits(0x7f800000U);
     return true;
@@ -174,14 +175,14 @@ EXACTVMAF_HD_INLINE bool round_scaled_to_float(double hi, double lo, double err_
     *out = 0.0f;
     return true;
   }
-  const double scale = dd::pow2i(k);
-  const double sh = hi * scale;  // exact: normal double range
-  const double sl = lo * scale;
-  const double e = 2.0 * err_rel * sh;
-  const double up = sh + (sl + e);
-  const double dn = sh + (sl - e);
-  const float fu = static_cast<float>(up);
-  const float fd = static_cast<float>(dn);
+  const T scale = of_u64<T>(static_cast<std::uint64_t>(k + 1023) << 52);  // 2^k
+  const T sh = hi * scale;  // exact: normal double range
+  const T sl = lo * scale;
+  const T e = 2.0 * err_rel * sh;
+  const T up = sh + (sl + e);
+  const T dn = sh + (sl - e);
+  const float fu = f32_of(up);
+  const float fd = f32_of(dn);
   if (fu != fd) return false;
   if (is_float_midpoint(up) || is_float_midpoint(dn)) return false;
   *out = fu;

@@ -444,6 +444,8 @@ EXACTVMAF_HD_INLINE float f32_of(double x) { return static_cast<float>(x); }
 EXACTVMAF_HD_INLINE float f32_of(Sf64 x) { return sf64_detail::float_of_bits(sf64_detail::to_f32_bits(x.bits)); }
 EXACTVMAF_HD_INLINE int i32_of(double x) { return static_cast<int>(x); }  // in range (callers)
 EXACTVMAF_HD_INLINE int i32_of(Sf64 x) { return sf64_detail::trunc_i32_bits(x.bits); }
+EXACTVMAF_HD_INLINE std::int64_t i64_of(double x) { return static_cast<std::int64_t>(x); }  // in range (callers)
+EXACTVMAF_HD_INLINE std::int64_t i64_of(Sf64 x) { return sf64_detail::trunc_i64_bits(x.bits); }
 EXACTVMAF_HD_INLINE double sqrt_of(double x) {
 #if EXACTVMAF_DEVICE_CODE
   return __dsqrt_rn(x);

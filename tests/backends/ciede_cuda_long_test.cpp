@@ -4,11 +4,12 @@
 //     12, 16 bits) through the device's per-pixel function (8-bit: with and
 //     without the Lab table), six kinds in turn: independent colours,
 //     near-identical, identical, the neutral axis, out-of-gamut and
-//     cancelling colours (around Y=68 U=54 V=80), range extremes. Every pair
+//     cancelling colours (around Y=68 U=54 V=80), range extremes; with the
+//     device's fp64 and without it (--device_fp64 off: Sf64). Every pair
 //     the device decided must equal the host's value computed as upstream
 //     writes it (HostMathNoShortcuts: R's function for every call, so the
 //     x^7/sin/cos/exp/atan2 shortcuts are checked as well): 0 mismatches.
-//     The undecided rate is printed.
+//     The undecided rates are printed.
 //   - the device's 8-bit Lab table (after the host fix) against R's Lab of
 //     every colour, and the device's 10-bit Lab (FastMath) of every one of
 //     the 2^30 colours against R's (EXACTVMAF_CIEDE_LAB10_CHUNKS of 2^24
@@ -128,9 +129,10 @@ TEST(CiedeCudaLong, DevicePixelFunctionEqualsHostOnRandomPairs) {
     const auto t0 = std::chrono::steady_clock::now();
     const ciede::LabScale s = ciede::lab_scale(bpc);
     std::vector<std::uint16_t> pairs(6 * kChunk);
-    std::vector<float> host(kChunk), dev(kChunk), dev_table(kChunk);
-    std::vector<std::uint8_t> und(kChunk), und_table(kChunk);
-    std::uint64_t mismatches = 0, undecided = 0, undecided_table = 0, compared = 0;
+    std::vector<float> host(kChunk), dev(kChunk), dev_table(kChunk), free(kChunk), free_table(kChunk);
+    std::vector<std::uint8_t> und(kChunk), und_table(kChunk), und_free(kChunk), und_free_table(kChunk);
+    std::uint64_t mismatches = 0, undecided = 0, undecided_table = 0, undecided_free = 0, undecided_free_table = 0,
+                  compared = 0;
     for (std::uint64_t first = 0; first < pairs_per_depth; first += kChunk) {
       const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, pairs_per_depth - first));
       parallel_for(n, [&](std::size_t b, std::size_t e) {
@@ -140,6 +142,12 @@ TEST(CiedeCudaLong, DevicePixelFunctionEqualsHostOnRandomPairs) {
       if (bpc == 8)
         undecided_table +=
             ciede::device_pair_values(bpc, true, pairs.data(), n, dev_table.data(), und_table.data()).undecided;
+      undecided_free +=
+          ciede::device_pair_values(bpc, false, pairs.data(), n, free.data(), und_free.data(), true).undecided;
+      if (bpc == 8)
+        undecided_free_table +=
+            ciede::device_pair_values(bpc, true, pairs.data(), n, free_table.data(), und_free_table.data(), true)
+                .undecided;
       std::atomic<std::uint64_t> bad{0}, cmp{0};
       parallel_for(n, [&](std::size_t b, std::size_t e) {
         ciede::HostMathNoShortcuts m;  // R's functions for every call: the shortcuts are checked too
@@ -163,6 +171,14 @@ TEST(CiedeCudaLong, DevicePixelFunctionEqualsHostOnRandomPairs) {
             ++my_cmp;
             my_bad += hb != std::bit_cast<std::uint32_t>(dev_table[i]);
           }
+          if (!und_free[i]) {
+            ++my_cmp;
+            my_bad += hb != std::bit_cast<std::uint32_t>(free[i]);
+          }
+          if (bpc == 8 && !und_free_table[i]) {
+            ++my_cmp;
+            my_bad += hb != std::bit_cast<std::uint32_t>(free_table[i]);
+          }
         }
         bad += my_bad;
         cmp += my_cmp;
@@ -172,9 +188,14 @@ TEST(CiedeCudaLong, DevicePixelFunctionEqualsHostOnRandomPairs) {
           const std::uint16_t* p = &pairs[6 * i];
           ciede::HostMath m;
           const float h = ciede::pixel_delta_e(p[0], p[1], p[2], p[3], p[4], p[5], s, m);
-          if (!und[i] && std::bit_cast<std::uint32_t>(h) != std::bit_cast<std::uint32_t>(dev[i])) {
+          const auto differs = [&](bool undecided_here, float d) {
+            return !undecided_here && std::bit_cast<std::uint32_t>(h) != std::bit_cast<std::uint32_t>(d);
+          };
+          if (differs(und[i], dev[i]) || differs(und_free[i], free[i]) ||
+              (bpc == 8 && (differs(und_table[i], dev_table[i]) || differs(und_free_table[i], free_table[i])))) {
             ADD_FAILURE() << bpc << "-bit pair " << first + i << " (" << p[0] << " " << p[1] << " " << p[2] << " / "
-                          << p[3] << " " << p[4] << " " << p[5] << "): host " << h << " device " << dev[i];
+                          << p[3] << " " << p[4] << " " << p[5] << "): host " << h << " device fp64 " << dev[i]
+                          << " fp64-free " << free[i];
             break;
           }
         }
@@ -183,12 +204,17 @@ TEST(CiedeCudaLong, DevicePixelFunctionEqualsHostOnRandomPairs) {
       compared += cmp.load();
     }
     EXPECT_EQ(mismatches, 0u) << bpc << "-bit";
-    EXPECT_GT(compared, pairs_per_depth / 2);
-    std::printf("[ ciede pairs ] %u-bit: %llu pairs, %llu comparisons, %llu mismatches, undecided %llu (%.3g)%s, %.1f s\n",
+    EXPECT_GT(compared, pairs_per_depth);
+    EXPECT_LE(static_cast<double>(undecided_free), 1e-4 * static_cast<double>(pairs_per_depth)) << bpc << "-bit";
+    std::printf("[ ciede pairs ] %u-bit: %llu pairs, %llu comparisons, %llu mismatches, undecided %llu (%.3g)%s; "
+                "fp64-free undecided %llu (%.3g)%s, %.1f s\n",
                 bpc, static_cast<unsigned long long>(pairs_per_depth), static_cast<unsigned long long>(compared),
                 static_cast<unsigned long long>(mismatches), static_cast<unsigned long long>(undecided),
                 static_cast<double>(undecided) / static_cast<double>(pairs_per_depth),
-                bpc == 8 ? (", with table " + std::to_string(undecided_table)).c_str() : "", seconds_since(t0));
+                bpc == 8 ? (", with table " + std::to_string(undecided_table)).c_str() : "",
+                static_cast<unsigned long long>(undecided_free),
+                static_cast<double>(undecided_free) / static_cast<double>(pairs_per_depth),
+                bpc == 8 ? (", with table " + std::to_string(undecided_free_table)).c_str() : "", seconds_since(t0));
   }
 }
 

@@ -18,6 +18,7 @@
 #include "numeric/cr_log.hpp"
 #include "numeric/cr_pow.hpp"
 #include "numeric/cr_trig.hpp"
+#include "numeric/sf64.hpp"
 #include "numeric/device/undecided_queue.cuh"
 
 #ifndef EXACTVMAF_DEVICE_TEST_N
@@ -57,6 +58,21 @@ EXACTVMAF_FN1(ExpFn, double, cr_exp_fast)
 EXACTVMAF_FN2(PowFn, double, cr_pow_fast)
 EXACTVMAF_FN2(PowfFn, float, cr_powf_fast)
 EXACTVMAF_FN1(Log2fFn, float, cr_log2f_fast)
+
+EXACTVMAF_FN2(PowfSf64Fn, float, cr_powf_fast_sf64)
+
+// log2's fast path on Sf64 (the fp64-free variant's): the argument and the
+// result move as bits; it must decide and round as the double one does.
+struct Log2Sf64Fn {
+  using T = double;
+  static constexpr const char* kName = "cr_log2_fast(Sf64)";
+  __host__ __device__ static bool eval(T x, T, T* out) {
+    Sf64 r;
+    const bool ok = cr_log2_fast(Sf64::from_bits(exactvmaf::dd::bits_of(x)), &r);
+    *out = exactvmaf::dd::double_from_bits(r.bits);
+    return ok;
+  }
+};
 
 template <class F>
 __global__ void eval_kernel(const typename F::T* a, const typename F::T* b, typename F::T* out,
@@ -192,6 +208,7 @@ TEST(DeviceRmath, LogFamily) {
   });
   compare_with_host<LogFn>(a, b);
   compare_with_host<Log2Fn>(a, b);
+  compare_with_host<Log2Sf64Fn>(a, b);
   compare_with_host<Log10Fn>(a, b);
 }
 
@@ -238,6 +255,7 @@ TEST(DeviceRmath, FloatFunctions) {
     c[i] = (i & 1) ? static_cast<float>(1 + rng.next() % 32768) : any_float(rng);  // log2f
   }
   compare_with_host<PowfFn>(a, b);
+  compare_with_host<PowfSf64Fn>(a, b);
   compare_with_host<Log2fFn>(c, z);
 }
 

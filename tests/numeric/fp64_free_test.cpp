@@ -19,6 +19,8 @@
 #include "features/adm/adm_math.hpp"
 #include "features/float_adm/float_adm_math.hpp"
 #include "features/vif/vif_math.hpp"
+#include "numeric/cr_log.hpp"
+#include "numeric/cr_pow.hpp"
 #include "numeric/fp32pair.hpp"
 #include "numeric/sf64.hpp"
 
@@ -577,6 +579,71 @@ void check_island(IslandStats& st, Island&& island, const char* what) {
 std::int32_t log_uniform_i32(std::mt19937_64& rng, int max_bits) {
   const int b = static_cast<int>(rng() % static_cast<unsigned>(max_bits + 1));
   return static_cast<std::int32_t>(rng() & ((std::uint64_t{1} << b) - 1));
+}
+
+// log2's fast path on Sf64 (speed's entropies and scores without fp64)
+// decides exactly where the double fast path does, with the same bits: the
+// features' arguments (floats, 1 + v), integers, near 1, every exponent, any
+// bit pattern.
+TEST(Sf64, Log2FastPathEqualsDouble) {
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> near1(0.5, 2.0);
+  std::uniform_real_distribution<float> feature(0.0f, 4096.0f);
+  unsigned long long undecided = 0;
+  constexpr int kN = 1000000;
+  for (int i = 0; i < kN; ++i) {
+    double x;
+    switch (i % 5) {
+      case 0: x = static_cast<double>(feature(rng)); break;
+      case 1: x = near1(rng); break;
+      case 2: x = static_cast<double>(1 + rng() % 65535); break;
+      case 3: x = std::ldexp(1.0 + static_cast<double>(rng() >> 12) * 0x1p-52, static_cast<int>(rng() % 2098) - 1074); break;
+      default: x = std::bit_cast<double>(rng()); break;
+    }
+    double r = 0.0;
+    rmath::Sf64 rs;
+    const bool ok = rmath::cr_log2_fast(x, &r);
+    const bool ok_s = rmath::cr_log2_fast(rmath::Sf64::from_bits(std::bit_cast<std::uint64_t>(x)), &rs);
+    ASSERT_EQ(ok, ok_s) << std::hexfloat << x;
+    if (!ok) {
+      ++undecided;
+      continue;
+    }
+    ASSERT_TRUE(std::bit_cast<std::uint64_t>(r) == rs.bits || (r != r && (rs.bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull))
+        << std::hexfloat << x << ": double " << r << " Sf64 " << std::bit_cast<double>(rs.bits);
+  }
+  EXPECT_LE(undecided, 2u);
+}
+
+// powf's fast path on Sf64 (float_adm's p-norm terms without fp64) decides
+// exactly where the double fast path does, with the same bits: the p-norm
+// domain (x >= 0 any float, p in [1, 20] including halves and the exact
+// cases), then any floats.
+TEST(Sf64, PowfFastPathEqualsDouble) {
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<float> p_norm(1.0f, 20.0f), small(0.0f, 8.0f);
+  unsigned long long undecided = 0;
+  constexpr int kN = 300000;
+  for (int i = 0; i < kN; ++i) {
+    float x, y;
+    switch (i % 4) {
+      case 0: x = std::bit_cast<float>(static_cast<std::uint32_t>(rng()) & 0x7fffffffu); y = p_norm(rng); break;
+      case 1: x = small(rng); y = static_cast<float>(1 + rng() % 40) * 0.5f; break;
+      case 2: x = static_cast<float>(rng() % 4096) * 0.25f; y = 2.5f; break;
+      default: x = std::bit_cast<float>(static_cast<std::uint32_t>(rng())); y = std::bit_cast<float>(static_cast<std::uint32_t>(rng())); break;
+    }
+    float r = 0.0f, rs = 0.0f;
+    const bool ok = rmath::cr_powf_fast(x, y, &r);
+    const bool ok_s = rmath::cr_powf_fast_sf64(x, y, &rs);
+    ASSERT_EQ(ok, ok_s) << std::hexfloat << x << " " << y;
+    if (!ok) {
+      ++undecided;
+      continue;
+    }
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(r), std::bit_cast<std::uint32_t>(rs))
+        << std::hexfloat << x << "^" << y << ": double " << r << " Sf64 " << rs;
+  }
+  EXPECT_LE(undecided, 2u);
 }
 
 TEST(Fp32Pair, VifGainTermsDecideOrReplayExactly) {

@@ -29,8 +29,8 @@
 // in upstream's order (per row, then the rows), so the totals are the CPU's
 // bits. The powf tails of each scale and the frame scores are the CPU's host
 // code (finish()). With adm_p_norm != 3 a per-sample powf the device's fast
-// path cannot decide (about 2^-40 of them) sets the flag, and finish()
-// recomputes that frame on the host.
+// path (on Sf64 in the fp32pair variant) cannot decide (about 2^-40 of them)
+// sets the flag, and finish() recomputes that frame on the host.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 

@@ -275,23 +275,24 @@ struct PNorm {
 
 // powf(x, p) for the per-sample terms. On the device R's fast path; a sample
 // it cannot decide sets *undecided (the caller recomputes the frame on the
-// host) and contributes 0.
-// With a policy without fp64 (F::native_fp64 false), the device has no powf
-// on fp32 pairs yet: a non-cube term is undecided (the frame goes to the host).
+// host) and contributes 0. With a policy without fp64 (F::native_fp64
+// false) the same fast path on Sf64 (an exact island: no fp64 instruction,
+// the same decisions and bits); on the host R's function decides the rest.
 template <class F = rmath::NativeF64>
-EXACTVMAF_HD_INLINE float pow_term(float x, const PNorm& pn, bool* undecided, F&& = F{}) {
+EXACTVMAF_HD_INLINE float pow_term(float x, const PNorm& pn, bool* undecided, F&& f = F{}) {
   if (pn.cube) return x * x * x;
-#if EXACTVMAF_DEVICE_CODE
+  float r = 0.0f;
   if constexpr (!std::remove_reference_t<F>::native_fp64) {
-    *undecided = true;
-    return 0.0f;
+    ++f.exact;
+    if (rmath::cr_powf_fast_sf64(x, pn.p, &r)) return r;
+  } else {
+#if EXACTVMAF_DEVICE_CODE
+    if (rmath::cr_powf_fast(x, pn.p, &r)) return r;
+#endif
   }
-  float r;
-  if (!rmath::cr_powf_fast(x, pn.p, &r)) {
-    *undecided = true;
-    return 0.0f;
-  }
-  return r;
+#if EXACTVMAF_DEVICE_CODE
+  *undecided = true;
+  return 0.0f;
 #else
   (void)undecided;
   return rmath::cr_powf(x, pn.p);
