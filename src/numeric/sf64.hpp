@@ -94,17 +94,6 @@ EXACTVMAF_HD_INLINE std::uint64_t round_f64(bool sign, int ex, std::uint64_t sig
   return (sign ? kSign : 0) | round_magnitude(ex, sig, sticky, 53, -1022, 1023);
 }
 
-// (sig >> n) with the shifted-out bits ORed into *sticky; n >= 0.
-EXACTVMAF_HD_INLINE std::uint64_t shift_right_sticky(std::uint64_t sig, int n, bool* sticky) {
-  if (n == 0) return sig;
-  if (n >= 64) {
-    *sticky = *sticky || sig != 0;
-    return 0;
-  }
-  *sticky = *sticky || (sig & ((std::uint64_t{1} << n) - 1)) != 0;
-  return sig >> n;
-}
-
 EXACTVMAF_HD_OUTLINE std::uint64_t add_bits(std::uint64_t a, std::uint64_t b) {
   if (is_nan(a) || is_nan(b)) return kQNaN;
   if (is_inf(a) || is_inf(b)) {
@@ -114,22 +103,22 @@ EXACTVMAF_HD_OUTLINE std::uint64_t add_bits(std::uint64_t a, std::uint64_t b) {
   if (is_zero(a) && is_zero(b)) return a & b;  // -0 only for -0 + -0
   if (is_zero(a)) return b;
   if (is_zero(b)) return a;
-  Unpacked x = unpack(a), y = unpack(b);
-  if (x.e < y.e || (x.e == y.e && x.m < y.m)) {
-    const Unpacked t = x;
-    x = y;
-    y = t;
-  }
-  // |x| >= |y|; 10 guard bits keep every lost bit above the sticky one.
-  bool sticky = false;
-  const std::uint64_t big = x.m << 10;
-  const std::uint64_t small = shift_right_sticky(y.m << 10, x.e - y.e, &sticky);
+  // |x| >= |y| (for finite values the bits order as the magnitudes), chosen
+  // and combined with selects rather than branches: on a GPU, lanes that
+  // took different branches would run one after the other.
+  const bool swap = (a & ~kSign) < (b & ~kSign);
+  const Unpacked x = unpack(swap ? b : a), y = unpack(swap ? a : b);
+  // 10 guard bits keep every lost bit above the sticky one; y.m << 10 < 2^63,
+  // so a shift by 63 leaves nothing, like any longer one.
+  const int n = x.e - y.e < 63 ? x.e - y.e : 63;
+  const std::uint64_t big = x.m << 10, ys = y.m << 10;
+  const std::uint64_t small = ys >> n;
+  const bool sticky = (ys & ((std::uint64_t{1} << n) - 1)) != 0;
   const int ex = x.e - 10;
-  if (x.sign == y.sign) return round_f64(x.sign, ex, big + small, sticky);
-  // The true difference lies in (big - small - 1, big - small) when sticky.
-  const std::uint64_t diff = big - small - (sticky ? 1 : 0);
-  if (diff == 0 && !sticky) return 0;  // x - x = +0
-  return round_f64(x.sign, ex, diff, sticky);
+  // A difference lies in (big - small - 1, big - small) when sticky.
+  const std::uint64_t sum = x.sign == y.sign ? big + small : big - small - (sticky ? 1 : 0);
+  if (sum == 0 && !sticky) return 0;  // x - x = +0
+  return round_f64(x.sign, ex, sum, sticky);
 }
 
 // 64 x 64 -> 128 from 32-bit halves (no __int128 on the device).
