@@ -61,7 +61,11 @@ TEST_P(CudaFp32PairGolden, SameBitsAsCpuAndR) {
   const RunResult gpu = run_fixture(*pair, run.features, o);
   const std::string what = fmt::format("{}/{} fp32pair", c.golden.pair, c.golden.run);
   EXPECT_TRUE(gpu.cuda_fp32pair) << what;
-  EXPECT_GT(expect_same_bits(cpu, gpu, what), 0u);
+  // float_adm's p-norm terms (adm_p_norm other than 3) leave their frames to
+  // the host in the fp32pair variant (docs/fp64-free.md).
+  bool powf_terms = false;
+  for (const auto& f : run.features) powf_terms = powf_terms || f.find("adm_p_norm") != std::string::npos;
+  EXPECT_GT(expect_same_bits(cpu, gpu, what, powf_terms), 0u);
   auto r = read_json(golden_dir() / "r" / c.golden.pair / (c.golden.run + ".json"));
   std::size_t aim_checked = 0;
   if (c.group == "float_adm") r = without_uninitialised_aim(std::move(r), gpu, &aim_checked);
@@ -81,10 +85,10 @@ TEST_P(CudaFp32PairGolden, SameBitsAsCpuAndR) {
       << what;
   EXPECT_LE(static_cast<double>(gpu.cuda_host_samples), kReplayCeiling * static_cast<double>(gpu.cuda_exact_islands))
       << what;
-  EXPECT_EQ(gpu.cuda_host_frames, 0u) << what;
+  if (!powf_terms) EXPECT_EQ(gpu.cuda_host_frames, 0u) << what;
   const bool identical = c.group == "ciede" && c.golden.pair.rfind("id_", 0) == 0;  // no pixel to evaluate
   if (c.group == "speed") EXPECT_GT(gpu.cuda_pair_islands, 0u) << what;  // its covariance chains
-  if (c.golden.pair.rfind("flat_", 0) != 0 && !identical && c.group != "speed") {  // the flat pair reaches no vif island
+  if (c.golden.pair.rfind("flat_", 0) != 0 && !identical && !powf_terms && c.group != "speed") {  // the flat pair reaches no vif island
     EXPECT_GT(gpu.cuda_exact_islands, 0u) << what;
     if (c.group != "vif" && c.group != "ciede") {
       EXPECT_GT(gpu.cuda_pair_islands, 0u) << what;

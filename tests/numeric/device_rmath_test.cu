@@ -257,6 +257,16 @@ TEST(DeviceRmath, FloatFunctions) {
   compare_with_host<PowfFn>(a, b);
   compare_with_host<PowfSf64Fn>(a, b);
   compare_with_host<Log2fFn>(c, z);
+  // float_adm's p-norm terms: |band| of any magnitude (zeros, subnormals
+  // included) to the p_norm powers the goldens use.
+  const float p_norms[] = {4.5f, 2.5f, 2.0f, 1.5f, 6.0f, 20.0f};
+  for (std::size_t i = 0; i < kN; ++i) {
+    const double m = rng.uniform(0.0, 1.0) * rng.log_uniform(-60, 20);
+    a[i] = (i % 97 == 0) ? 0.0f : static_cast<float>(m < 0 ? -m : m);
+    b[i] = p_norms[i % 6];
+  }
+  compare_with_host<PowfFn>(a, b);
+  compare_with_host<PowfSf64Fn>(a, b);
 }
 
 // The undecided queue: a kernel pushes the indices its fast path left

@@ -195,6 +195,13 @@ void csf_row_fp32pair(const float* src, float rfactor, int j0, int j1, float* ds
   csf_row_with(f, src, rfactor, j0, j1, dst, flt);
   rmath::count_fp64_emulation(f);
 }
+RowSums den_row_fp32pair(const Bands3<const float>& ref, const float rfactor[3], int i, int j0, int j1,
+                         const PNorm& pn, bool* undecided) {
+  rmath::Fp32PairArith f;
+  const RowSums s = den_row_with(f, ref, rfactor, i, j0, j1, pn, undecided);
+  rmath::count_fp64_emulation(f);
+  return s;
+}
 RowSums cm_row_fp32pair(const Bands3<const float>& src, const Bands3<const float>& angles,
                         const Bands3<const float>& flt, const float rfactor[3], int w, int h, int i, int j0, int j1,
                         bool bypass_cm, const PNorm& pn, bool* undecided) {
@@ -211,6 +218,7 @@ const Kernels& fp32pair_kernels() {
     t.name = "fp32pair";
     t.decouple_row = &decouple_row_fp32pair;
     t.csf_row = &csf_row_fp32pair;
+    t.den_row = &den_row_fp32pair;
     t.cm_row = &cm_row_fp32pair;
     return t;
   }();

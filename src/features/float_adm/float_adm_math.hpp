@@ -276,15 +276,24 @@ struct PNorm {
 // powf(x, p) for the per-sample terms. On the device R's fast path; a sample
 // it cannot decide sets *undecided (the caller recomputes the frame on the
 // host) and contributes 0. With a policy without fp64 (F::native_fp64
-// false) the same fast path on Sf64 (an exact island: no fp64 instruction,
-// the same decisions and bits); on the host R's function decides the rest.
+// false): on the host (the CPU's emulation) the same fast path on Sf64 (an
+// exact island); on the device every such term is left undecided (the frame
+// goes to the host): the Sf64 fast path inside this kernel returned other
+// values than on the host on the H200 while it agrees in isolation
+// (docs/fp64-free.md, "float_adm's p-norm").
 template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE float pow_term(float x, const PNorm& pn, bool* undecided, F&& f = F{}) {
   if (pn.cube) return x * x * x;
   float r = 0.0f;
   if constexpr (!std::remove_reference_t<F>::native_fp64) {
+#if EXACTVMAF_DEVICE_CODE
+    (void)f;
+    *undecided = true;
+    return 0.0f;
+#else
     ++f.exact;
     if (rmath::cr_powf_fast_sf64(x, pn.p, &r)) return r;
+#endif
   } else {
 #if EXACTVMAF_DEVICE_CODE
     if (rmath::cr_powf_fast(x, pn.p, &r)) return r;
@@ -316,16 +325,22 @@ EXACTVMAF_HD_INLINE RowSums den_terms(const Bands3<const float>& ref, const floa
 }
 
 // Denominator row i over columns j0..j1-1: the terms summed in float.
-EXACTVMAF_HD inline RowSums den_row(const Bands3<const float>& ref, const float rfactor[3], int i, int j0, int j1,
-                                    const PNorm& pn, bool* undecided) {
+template <class F>
+EXACTVMAF_HD inline RowSums den_row_with(F& f, const Bands3<const float>& ref, const float rfactor[3], int i, int j0,
+                                         int j1, const PNorm& pn, bool* undecided) {
   RowSums s;
   for (int j = j0; j < j1; ++j) {
-    const RowSums t = den_terms(ref, rfactor, i, j, pn, undecided);
+    const RowSums t = den_terms(ref, rfactor, i, j, pn, undecided, f);
     s.h += t.h;
     s.v += t.v;
     s.d += t.d;
   }
   return s;
+}
+EXACTVMAF_HD inline RowSums den_row(const Bands3<const float>& ref, const float rfactor[3], int i, int j0, int j1,
+                                    const PNorm& pn, bool* undecided) {
+  rmath::NativeF64 f;
+  return den_row_with(f, ref, rfactor, i, j0, j1, pn, undecided);
 }
 
 // ---- contrast masking -------------------------------------------------------------
