@@ -17,6 +17,7 @@
 #include <xmmintrin.h>
 #endif
 
+#include "report_text.h"
 #include <libvmaf.h>
 #include <libvmaf/libvmaf_cuda.h>
 #include <libvmaf/version.h>
@@ -724,18 +725,6 @@ static void test_two_contexts_at_once(void) {
 
 /* ---- $EXACTVMAF_DEVICE_FP64 --------------------------------------------- */
 
-static char *read_text(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  const long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = calloc((size_t)n + 1, 1);
-  if (fread(s, 1, (size_t)n, f) != (size_t)n) s[0] = '\0';
-  fclose(f);
-  return s;
-}
-
 /* stderr (the library's log) goes to a file between the two calls; the
  * checks that fail meanwhile are printed with what was captured. */
 static int g_saved_stderr = -1, g_failures_before_capture;
@@ -762,18 +751,6 @@ static char *end_capture(void) {
   unlink(g_capture_path);
   if (g_failures != g_failures_before_capture) fprintf(stderr, "captured stderr:\n%s", text ? text : "");
   return text ? text : calloc(1, 1);
-}
-
-/* Replaces the value of "fps" (run-time noise, of any length) in a JSON
- * report with one '#'. */
-static void blank_fps(char *json) {
-  char *p = strstr(json, "\"fps\": ");
-  if (!p) return;
-  p += 7;
-  const size_t n = strcspn(p, ",");
-  if (n == 0) return;
-  *p = '#';
-  memmove(p + 1, p + n, strlen(p + n) + 1);
 }
 
 /* c01 with the default model and float_adm (fp64 islands in adm, vif and

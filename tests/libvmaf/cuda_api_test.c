@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report_text.h"
 #include <libvmaf.h>
 #include <libvmaf/libvmaf_cuda.h>
 
@@ -114,30 +115,6 @@ static const char *const kModeNames[] = {"cpu", "cuda: own CUcontext, device pic
                                          "cuda: EXACTVMAF_BACKEND=cuda, plain pictures",
                                          "cuda: EXACTVMAF_DEVICE_FP64=off, plain pictures"};
 
-static char *read_all(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  const long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = calloc((size_t)n + 1, 1);
-  if (fread(s, 1, (size_t)n, f) != (size_t)n) s[0] = '\0';
-  fclose(f);
-  return s;
-}
-
-/* Replaces the value of "fps" (run-time noise, of any length) in a JSON
- * report with one '#'. */
-static void blank_fps(char *json) {
-  char *p = strstr(json, "\"fps\": ");
-  if (!p) return;
-  p += 7;
-  const size_t n = strcspn(p, ",");
-  if (n == 0) return;
-  *p = '#';
-  memmove(p + 1, p + n, strlen(p + n) + 1);
-}
-
 /* The full-precision JSON report of a run; stderr goes to `log` meanwhile. */
 static char *run(enum Mode mode, CUcontext own_ctx, const char *log) {
   char path[256];
@@ -208,7 +185,7 @@ static char *run(enum Mode mode, CUcontext own_ctx, const char *log) {
   dup2(saved, 2);
   close(saved);
   fclose(capture);
-  char *report = read_all(path);
+  char *report = read_text(path);
   unlink(path);
   CHECK(report != NULL);
   if (report) blank_fps(report);
@@ -241,7 +218,7 @@ int main(void) {
   char *cpu = run(CPU, own, log);
   for (int mode = CUDA_OWN_CONTEXT_DEVICE_PICTURES; mode <= CUDA_ENV_FP64_OFF; ++mode) {
     char *gpu = run((enum Mode)mode, own, log);
-    char *said = read_all(log);
+    char *said = read_text(log);
     const int on_cuda = said && strstr(said, " on cuda (") != NULL;
     if (!on_cuda) fprintf(stderr, "%s did not run on cuda; its log:\n%s\n", kModeNames[mode], said ? said : "");
     CHECK(on_cuda);

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -437,109 +436,6 @@ TEST(Sf64, DivisionAndSqrtEstimatesStayWithinTheirBounds) {
               static_cast<unsigned long long>(above), static_cast<unsigned long long>(n));
 }
 
-// The previous div_bits (62-step restoring division) and sqrt_bits (56-step
-// digit-by-digit root), kept as the timing baseline.
-std::uint64_t legacy_div_bits(std::uint64_t a, std::uint64_t b) {
-  using namespace sf64_detail;
-  const bool sign = ((a ^ b) & kSign) != 0;
-  if (is_nan(a) || is_nan(b)) return kQNaN;
-  if (is_inf(a)) return is_inf(b) ? (kQNaN | kSign) : ((sign ? kSign : 0) | kInf);
-  if (is_inf(b)) return sign ? kSign : 0;
-  if (is_zero(b)) return is_zero(a) ? (kQNaN | kSign) : ((sign ? kSign : 0) | kInf);
-  if (is_zero(a)) return sign ? kSign : 0;
-  Unpacked x = unpack(a), y = unpack(b);
-  int s = clz64(x.m) - 11;
-  x.m <<= s;
-  x.e -= s;
-  s = clz64(y.m) - 11;
-  y.m <<= s;
-  y.e -= s;
-  std::uint64_t r = x.m, q = 0;
-  if (r >= y.m) {
-    q = 1;
-    r -= y.m;
-  }
-  for (int i = 0; i < 62; ++i) {
-    r <<= 1;
-    q <<= 1;
-    if (r >= y.m) {
-      r -= y.m;
-      q |= 1;
-    }
-  }
-  return round_f64(sign, x.e - y.e - 62, q, r != 0);
-}
-std::uint64_t legacy_sqrt_bits(std::uint64_t a) {
-  using namespace sf64_detail;
-  if (is_nan(a)) return kQNaN;
-  if (is_zero(a)) return a;
-  if (a & kSign) return kQNaN | kSign;
-  if (is_inf(a)) return a;
-  Unpacked x = unpack(a);
-  const int s = clz64(x.m) - 11;
-  x.m <<= s;
-  x.e -= s;
-  if (x.e & 1) {
-    x.m <<= 1;
-    --x.e;
-  }
-  const std::uint64_t r_hi = x.m >> 6, r_lo = x.m << 58;
-  std::uint64_t rem = 0, root = 0;
-  for (int i = 55; i >= 0; --i) {
-    const int bit = 2 * i;
-    const std::uint64_t pair = bit >= 64 ? (r_hi >> (bit - 64)) & 3u : (r_lo >> bit) & 3u;
-    rem = (rem << 2) | pair;
-    const std::uint64_t trial = (root << 2) | 1u;
-    root <<= 1;
-    if (rem >= trial) {
-      rem -= trial;
-      root |= 1u;
-    }
-  }
-  return round_f64(false, x.e / 2 - 29, root, rem != 0);
-}
-
-// ns per operation on this CPU, printed (not asserted): the previous
-// restoring division and digit-by-digit root, the current ones, and the
-// hardware's divsd and sqrtsd for scale. Best of 5 runs, each over 2^16
-// operands in 6 orders: too many for the branch predictor to learn the
-// rounding directions (a few thousand repeated operands it does learn).
-TEST(Sf64, DivisionAndSqrtTiming) {
-  std::mt19937_64 rng(15);
-  const int n = 1 << 16, reps = 6;
-  std::vector<std::uint64_t> a(n), b(n);
-  for (int i = 0; i < n; ++i) {
-    a[i] = bits(make(rng() & 1, 1023 - 40 + static_cast<int>(rng() % 80), rng()));
-    b[i] = bits(make(false, 1023 - 40 + static_cast<int>(rng() % 80), rng()));
-    ASSERT_EQ(legacy_div_bits(a[i], b[i]), sf64_detail::div_bits(a[i], b[i]));
-    ASSERT_EQ(legacy_sqrt_bits(b[i]), sf64_detail::sqrt_bits(b[i]));
-  }
-  volatile std::uint64_t sink = 0;
-  auto time = [&](auto&& op) {
-    double best = 1e30;
-    for (int run = 0; run < 5; ++run) {
-      std::uint64_t acc = 0;
-      const auto t0 = std::chrono::steady_clock::now();
-      for (int r = 0; r < reps; ++r) {
-        for (int i = 0; i < n; ++i) acc += op(a[i], b[(i * (2 * r + 1)) & (n - 1)]);
-      }
-      const auto t1 = std::chrono::steady_clock::now();
-      sink = sink + acc;
-      best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count() / (double{n} * reps));
-    }
-    return best;
-  };
-  const double old_div = time([](std::uint64_t x, std::uint64_t y) { return legacy_div_bits(x, y); });
-  const double new_div = time([](std::uint64_t x, std::uint64_t y) { return sf64_detail::div_bits(x, y); });
-  const double hw_div = time([](std::uint64_t x, std::uint64_t y) { return bits(dbl(x) / dbl(y)); });
-  const double old_sqrt = time([](std::uint64_t, std::uint64_t y) { return legacy_sqrt_bits(y); });
-  const double new_sqrt = time([](std::uint64_t, std::uint64_t y) { return sf64_detail::sqrt_bits(y); });
-  const double hw_sqrt = time([](std::uint64_t, std::uint64_t y) { return bits(std::sqrt(dbl(y))); });
-  std::printf("Sf64 div: %.1f ns (restoring division %.1f ns, %.0fx; divsd %.1f ns)\n", new_div, old_div,
-              old_div / new_div, hw_div);
-  std::printf("Sf64 sqrt: %.1f ns (digit by digit %.1f ns, %.0fx; sqrtsd %.1f ns)\n", new_sqrt, old_sqrt,
-              old_sqrt / new_sqrt, hw_sqrt);
-}
 
 // Counts of the pair policy on one island: decided samples must equal the
 // hardware double's result; replays are counted.
