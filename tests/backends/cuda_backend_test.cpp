@@ -156,21 +156,21 @@ TEST(CudaMotion, SyntheticSizesAndExtremes) {
 TEST(CudaBackend, AutoFallsBackToCpuWithOneWarning) {
   const auto pair = fixture_pair("c01_176x144_8b_420");
   ASSERT_TRUE(pair);
-  // psnr has no CUDA version: auto runs everything on the cpu, saying why.
+  // null has no CUDA version: auto runs everything on the cpu, saying why.
   std::vector<std::string> warnings;
   RunOptions o;
   o.backend = Backend::automatic;
   o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
-  const RunResult r = run_fixture(*pair, {"psnr", "motion"}, o);
+  const RunResult r = run_fixture(*pair, {"null", "motion"}, o);
   EXPECT_EQ(r.backend, Backend::cpu);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("--backend auto"), std::string::npos) << warnings[0];
   if (device_problem().empty()) {
-    EXPECT_NE(warnings[0].find("psnr"), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[0].find("null"), std::string::npos) << warnings[0];
   }
   RunOptions cpu_opts;
   cpu_opts.threads = 1;
-  expect_same_bits(run_fixture(*pair, {"psnr", "motion"}, cpu_opts), r, "auto fallback");
+  expect_same_bits(run_fixture(*pair, {"null", "motion"}, cpu_opts), r, "auto fallback");
 }
 
 TEST(CudaBackend, AutoUsesCudaWhenEveryFeatureCan) {
@@ -210,10 +210,10 @@ TEST(CudaBackend, FeatureWithoutCudaIsNamed) {
   RunOptions o;
   o.backend = Backend::cuda;
   try {
-    run_fixture(*pair, {"motion", "psnr"}, o);
+    run_fixture(*pair, {"motion", "null"}, o);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("feature psnr has no CUDA version"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("feature null has no CUDA version"), std::string::npos) << e.what();
   }
 }
 

@@ -361,13 +361,13 @@ TEST(CliReport, DevicesAreWrittenDirectly) {
 
 // exactvmaf-parity's exit status (docs/design.md §10): 2 for what it refuses
 // with a one-line error (a missing input; a CUDA run that cannot be made, here
-// psnr, which has no CUDA version, or a build or machine without CUDA), apart
+// null, which has no CUDA version, or a build or machine without CUDA), apart
 // from 3, internal and CUDA errors, which the GPU checks count as failures.
 TEST(ParityTool, RefusedRunsExitTwo) {
   const CmdResult missing = tool(EXACTVMAF_PARITY, "-r /nonexistent/ref.y4m -d /nonexistent/dist.y4m --feature psnr");
   EXPECT_EQ(missing.exit_code, 2) << missing.err;
   EXPECT_NE(missing.err.find("/nonexistent/ref.y4m"), std::string::npos) << missing.err;
-  const CmdResult no_cuda = tool(EXACTVMAF_PARITY, kC01 + " --feature psnr");
+  const CmdResult no_cuda = tool(EXACTVMAF_PARITY, kC01 + " --feature null");
   EXPECT_EQ(no_cuda.exit_code, 2) << no_cuda.err;
   EXPECT_NE(no_cuda.err.find("--backend cuda: "), std::string::npos) << no_cuda.err;
   EXPECT_EQ(std::count(no_cuda.err.begin(), no_cuda.err.end(), '\n'), 1) << no_cuda.err;

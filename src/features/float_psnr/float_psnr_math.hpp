@@ -50,6 +50,17 @@ inline double noise_from_integer_sse(std::uint64_t sse, float scaler) {
   return static_cast<double>(sse) / (s * s);  // exact: power-of-two divisor, sse < 2^53
 }
 
+// One sample's square in units of scaler^-2: an integer below 2^32 (the
+// difference is a multiple of 1/scaler below 256, its float square a
+// multiple of 1/scaler^2), so a frame's squares add exactly as integers.
+// While that sum stays below 2^53 every partial sum of upstream's double
+// chain of these nonnegative terms is exact too: noise_from_integer_sse of
+// it is upstream's sum (the device's path; any bit depth).
+EXACTVMAF_HD_INLINE std::uint32_t scaled_square(float ref, float dis, float scaler) {
+  return static_cast<std::uint32_t>(squared_diff(ref, dis) * (scaler * scaler));
+}
+inline constexpr std::uint64_t kExactChainLimit = std::uint64_t{1} << 53;
+
 // noise /= (w*h) with int w*h; score = MIN(10*log10(peak^2/MAX(noise,1e-10)), psnr_max).
 inline double score(double noise_sum, int w, int h, const Constants& c) {
   const double noise = noise_sum / static_cast<double>(w * h);

@@ -1,8 +1,9 @@
 // psnr on the CPU: integer SSE per plane, upstream's tail in psnr_math.hpp.
 #include <array>
-#include <mutex>
+#include <memory>
 
 #include "exactvmaf/error.hpp"
+#include "features/psnr/psnr_cuda.hpp"
 #include "features/psnr/psnr_host.hpp"
 #include "features/psnr/psnr_math.hpp"
 #include "features/registry.hpp"
@@ -46,60 +47,60 @@ std::vector<std::string> init(Config& c, const VideoFormat& fmt) {
   return names;
 }
 
+void write_frame(const Config& c, const std::uint64_t sse[3], const unsigned w[3], const unsigned h[3],
+                 ApsnrSums& sums, FrameOutput& out) {
+  for (unsigned p = 0; p < c.planes; ++p) {
+    if (c.enable_apsnr) sums.add(p, sse[p], static_cast<std::uint64_t>(static_cast<unsigned>(w[p] * h[p])));
+    const PlaneScore s = plane_score(sse[p], w[p], h[p], c.peak_sq, c.psnr_max[p]);
+    out.set(c.slot_psnr[p], s.psnr);
+    if (c.enable_mse) out.set(c.slot_mse[p], s.mse);
+  }
+}
+
 }  // namespace psnr
 
 namespace {
 
-class PsnrExtractor;
-
 class PsnrWorker final : public FeatureWorker {
  public:
-  explicit PsnrWorker(PsnrExtractor& owner) : owner_(owner) {}
-  void extract(const FrameInput& in, FrameOutput& out) override;
+  PsnrWorker(const psnr::Config& c, std::shared_ptr<psnr::ApsnrSums> sums) : c_(c), sums_(std::move(sums)) {}
+  void extract(const FrameInput& in, FrameOutput& out) override {
+    std::uint64_t sse[3] = {};
+    unsigned w[3] = {}, h[3] = {};
+    for (unsigned p = 0; p < c_.planes; ++p) {
+      sse[p] = psnr::plane_sse(in.ref, in.dist, p);
+      w[p] = in.ref.w(p);
+      h[p] = in.ref.h(p);
+    }
+    psnr::write_frame(c_, sse, w, h, *sums_, out);
+  }
 
  private:
-  PsnrExtractor& owner_;
+  const psnr::Config& c_;
+  std::shared_ptr<psnr::ApsnrSums> sums_;
 };
 
 class PsnrExtractor final : public FeatureExtractor {
  public:
   explicit PsnrExtractor(const OptionValues& o) : c_(psnr::config_from_options(o)) {}
   std::vector<std::string> init(const VideoFormat& fmt) override { return psnr::init(c_, fmt); }
-  std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<PsnrWorker>(*this); }
+  std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<PsnrWorker>(c_, sums_); }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return psnr::make_cuda_worker(c_, sums_); }
+#endif
 
   void flush(ScoreTable& table) override {
     if (!c_.enable_apsnr) return;
     static const char* const names[3] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
     // Upstream reports all three planes, chroma included when it was off.
     for (unsigned p = 0; p < 3; ++p)
-      table.set_aggregate(names[p], psnr::apsnr(c_.peak, apsnr_pixels_[p], apsnr_sse_[p]));
-  }
-
-  const psnr::Config& config() const { return c_; }
-  void add_apsnr(unsigned p, std::uint64_t sse, std::uint64_t pixels) {
-    // Integer sums: the same in any frame order.
-    std::lock_guard lock(mutex_);
-    apsnr_sse_[p] += sse;
-    apsnr_pixels_[p] += pixels;
+      table.set_aggregate(names[p], psnr::apsnr(c_.peak, sums_->pixels(p), sums_->sse(p)));
   }
 
  private:
   psnr::Config c_;
-  std::mutex mutex_;
-  std::array<std::uint64_t, 3> apsnr_sse_{}, apsnr_pixels_{};
+  std::shared_ptr<psnr::ApsnrSums> sums_ = std::make_shared<psnr::ApsnrSums>();
 };
-
-void PsnrWorker::extract(const FrameInput& in, FrameOutput& out) {
-  const psnr::Config& c = owner_.config();
-  for (unsigned p = 0; p < c.planes; ++p) {
-    const std::uint64_t sse = psnr::plane_sse(in.ref, in.dist, p);
-    const unsigned w = in.ref.w(p), h = in.ref.h(p);
-    if (c.enable_apsnr) owner_.add_apsnr(p, sse, static_cast<std::uint64_t>(static_cast<unsigned>(w * h)));
-    const psnr::PlaneScore s = psnr::plane_score(sse, w, h, c.peak_sq, c.psnr_max[p]);
-    out.set(c.slot_psnr[p], s.psnr);
-    if (c.enable_mse) out.set(c.slot_mse[p], s.mse);
-  }
-}
 
 }  // namespace
 
@@ -118,6 +119,7 @@ FeatureInfo psnr_feature_info() {
   };
   f.provided = {"psnr_y", "psnr_cb", "psnr_cr"};
   f.every_frame = true;  // upstream flags psnr TEMPORAL (its apsnr sums every frame)
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues& o) { return std::make_unique<PsnrExtractor>(o); };
   return f;
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,28 @@ struct Config {
   std::array<double, 3> psnr_max{};
   std::array<unsigned, 3> slot_psnr{}, slot_mse{};
 };
+
+// apsnr's whole-clip sums, shared by the extractor's CPU and CUDA workers
+// (integers: the same in any frame order).
+class ApsnrSums {
+ public:
+  void add(unsigned p, std::uint64_t sse, std::uint64_t pixels) {
+    std::lock_guard lock(mutex_);
+    sse_[p] += sse;
+    pixels_[p] += pixels;
+  }
+  std::uint64_t sse(unsigned p) const { return sse_[p]; }
+  std::uint64_t pixels(unsigned p) const { return pixels_[p]; }
+
+ private:
+  std::mutex mutex_;
+  std::array<std::uint64_t, 3> sse_{}, pixels_{};
+};
+
+// One frame's outputs from the SSE of each scored plane (the CPU's and the
+// CUDA worker's tail); adds to `sums` when enable_apsnr.
+void write_frame(const Config& c, const std::uint64_t sse[3], const unsigned w[3], const unsigned h[3],
+                 ApsnrSums& sums, FrameOutput& out);
 
 // The options of --feature psnr (psnr_cpu.cpp).
 Config config_from_options(const OptionValues& o);

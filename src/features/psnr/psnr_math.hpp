@@ -12,24 +12,29 @@
 
 namespace exactvmaf::psnr {
 
+// One sample's squared error: 8-bit as int, 10..16-bit as |e| * |e| in
+// uint32_t (fits).
+EXACTVMAF_HD_INLINE std::uint32_t sq_err_8bit(std::uint8_t ref, std::uint8_t dis) {
+  const int e = static_cast<int>(ref) - static_cast<int>(dis);
+  return static_cast<std::uint32_t>(e * e);
+}
+EXACTVMAF_HD_INLINE std::uint32_t sq_err_hbd(std::uint16_t ref, std::uint16_t dis) {
+  const int d = static_cast<int>(ref) - static_cast<int>(dis);
+  const std::uint32_t e = static_cast<std::uint32_t>(d < 0 ? -d : d);
+  return e * e;
+}
+
 // One row of 8-bit samples: upstream keeps the row sum in uint32_t.
 EXACTVMAF_HD inline std::uint32_t sse_row_8bit(const std::uint8_t* ref, const std::uint8_t* dis, unsigned w) {
   std::uint32_t sum = 0;
-  for (unsigned j = 0; j < w; ++j) {
-    const int e = static_cast<int>(ref[j]) - static_cast<int>(dis[j]);
-    sum += static_cast<std::uint32_t>(e * e);
-  }
+  for (unsigned j = 0; j < w; ++j) sum += sq_err_8bit(ref[j], dis[j]);
   return sum;
 }
 
-// One row of 10..16-bit samples: |e| as uint32_t, e*e in uint32_t (fits).
+// One row of 10..16-bit samples, summed in uint64_t.
 EXACTVMAF_HD inline std::uint64_t sse_row_hbd(const std::uint16_t* ref, const std::uint16_t* dis, unsigned w) {
   std::uint64_t sum = 0;
-  for (unsigned j = 0; j < w; ++j) {
-    const int d = static_cast<int>(ref[j]) - static_cast<int>(dis[j]);
-    const std::uint32_t e = static_cast<std::uint32_t>(d < 0 ? -d : d);
-    sum += e * e;
-  }
+  for (unsigned j = 0; j < w; ++j) sum += sq_err_hbd(ref[j], dis[j]);
   return sum;
 }
 
