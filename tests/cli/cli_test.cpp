@@ -387,7 +387,7 @@ TEST(ParityTool, BadDeviceFp64IsRefusedFirst) {
 TEST(ParityTool, DeviceFp64OffSaysFp32PairArithmetic) {
   const CmdResult off = tool(EXACTVMAF_PARITY, kC01 + " --feature adm --device_fp64 off");
   if (off.exit_code == 2 && off.err.find("--backend cuda: ") != std::string::npos)
-    GTEST_SKIP() << "no usable CUDA device: " << off.err;
+    GTEST_SKIP() << "no CUDA device: " << off.err;
   EXPECT_EQ(off.exit_code, 0) << off.out << off.err;
   EXPECT_NE(off.out.find("cuda (1 thread, fp32pair arithmetic, --device_fp64 off) vs cpu"), std::string::npos)
       << off.out;
