@@ -640,7 +640,7 @@ EXACTVMAF_HD_INLINE bool cov_decide(const CovExact& c, float prefix_abs, float d
   // fits a double. Then R's S is T and R's quotient is one Sf64 division.
   if (!c.inexact_difference && c.truncated == 0) {
     const int g = (c.or_lo ? ctz64(c.or_lo) : 64 + ctz64(c.or_hi)) - c.unit;  // some product is nonzero
-    if (g + 52 >= 127 || a < pow2_or_zero(g + 52)) {
+    if (g + 52 > 127 ? a <= 0x1.fffffep127f : a < pow2_or_zero(g + 52)) {  // 2^(g+52) beyond floats: a finite
       const int drop = lead > 63 ? lead - 63 : 0;  // zero bits (T is a multiple of 2^g)
       const std::uint64_t sig =
           drop == 0 ? mlo : (drop >= 64 ? mhi >> (drop - 64) : (mlo >> drop) | (mhi << (64 - drop)));
