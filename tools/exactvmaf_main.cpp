@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -16,7 +17,11 @@
 
 #include "exactvmaf/exactvmaf.hpp"
 #include "exactvmaf/model.hpp"
+#include "io/readers.hpp"
 #include "report_file.hpp"
+#if EXACTVMAF_HAVE_LIBAV
+#include "av/av_input.hpp"
+#endif
 
 namespace ev = exactvmaf;
 
@@ -40,6 +45,11 @@ struct Settings {
   std::string simd = "auto";
   std::string device_fp64 = "auto";
   bool no_simd = false;
+  // Compressed input (src/av/, docs/input.md).
+  std::optional<unsigned> stream, stream_ref, stream_dist;
+  unsigned decoder_threads = 0;
+  std::optional<std::string> scale;
+  bool scale_both = false;
 };
 
 void print_features() {
@@ -125,25 +135,30 @@ int run_cli(const Settings& s) {
   if (opts.device_fp64 == ev::DeviceFp64::off && opts.backend == ev::Backend::cpu) ev::set_fp64_emulation(true);
 
   // Models: as libvmaf's CLI, vmaf_v0.6.1 when no -m and no --no_prediction;
-  // with --no_prediction the models' features are still computed.
-  std::vector<ev::ModelSpec> specs;
-  for (const auto& m : s.models) specs.push_back(ev::parse_model_spec(m));
-  const bool default_model = specs.empty() && !s.no_prediction;
-  if (default_model) specs.push_back(ev::parse_model_spec("version=vmaf_v0.6.1"));
-  std::vector<ev::FeatureRequest> user;
-  for (const auto& f : s.features) user.push_back(ev::parse_feature_request(f));
+  // with --no_prediction the models' features are still computed. --scale
+  // auto may switch the default model to the 4K one once the distorted
+  // video's size is known (as ab-av1 does).
+  const bool default_model = s.models.empty() && !s.no_prediction;
   std::vector<ev::Model> models;
   std::vector<ev::FeatureRequest> features;
-  try {
-    models = ev::load_models(specs, ev::ModelSearch{s.model_dir});
-    features = ev::model_feature_requests(models, std::move(user));
-  } catch (const ev::Error& e) {
-    if (!default_model) throw;
-    throw ev::Error(fmt::format("default model vmaf_v0.6.1: {} (use -m to choose a model, or -n/--no_prediction "
-                                "to compute only --feature)", e.what()));
-  }
-  if (features.empty())
-    throw ev::Error("no feature requested: add --feature NAME (see --list-features) or a model (-m)");
+  const auto load = [&](const std::string& default_name) {
+    std::vector<ev::ModelSpec> specs;
+    for (const auto& m : s.models) specs.push_back(ev::parse_model_spec(m));
+    if (default_model) specs.push_back(ev::parse_model_spec("version=" + default_name));
+    std::vector<ev::FeatureRequest> user;
+    for (const auto& f : s.features) user.push_back(ev::parse_feature_request(f));
+    try {
+      models = ev::load_models(specs, ev::ModelSearch{s.model_dir});
+      features = ev::model_feature_requests(models, std::move(user));
+    } catch (const ev::Error& e) {
+      if (!default_model) throw;
+      throw ev::Error(fmt::format("default model {}: {} (use -m to choose a model, or -n/--no_prediction "
+                                  "to compute only --feature)", default_name, e.what()));
+    }
+    if (features.empty())
+      throw ev::Error("no feature requested: add --feature NAME (see --list-features) or a model (-m)");
+  };
+  load("vmaf_v0.6.1");
 
   // Open the output first so a bad path fails before any work.
   ReportFile out_file(s.output);
@@ -156,8 +171,79 @@ int run_cli(const Settings& s) {
   };
   ev::set_input_warning_handler(print_warning);
   const auto raw = raw_params(s);
+  std::string scaling;  // for the report (OutputMeta::scaling)
+#if EXACTVMAF_HAVE_LIBAV
+  ev::io::RawOptions raw_opts;
+  if (raw) {
+    raw_opts.width = raw->width;
+    raw_opts.height = raw->height;
+    raw_opts.pix_fmt = raw->pix_fmt;
+    raw_opts.bitdepth = raw->bitdepth;
+  }
+  ev::av::ReaderOptions ref_opts, dist_opts;
+  ref_opts.threads = dist_opts.threads = s.decoder_threads;
+  ref_opts.stream = s.stream_ref ? s.stream_ref : s.stream;
+  dist_opts.stream = s.stream_dist ? s.stream_dist : s.stream;
+  std::unique_ptr<ev::VideoReader> ref = ev::av::open_input(s.ref_path, raw_opts, ref_opts, s.stream_ref.has_value());
+  std::unique_ptr<ev::VideoReader> dist =
+      ev::av::open_input(s.dist_path, raw_opts, dist_opts, s.stream_dist.has_value());
+  if (s.stream && ref->info().codec.empty() && dist->info().codec.empty())
+    throw ev::Error(fmt::format("--stream {}: neither input is read through FFmpeg (y4m and raw YUV have one stream)",
+                                *s.stream));
+  if (s.scale_both && !s.scale) throw ev::Error("--scale_both needs --scale WxH");
+  if (s.scale) {
+    const ev::av::ScaleRequest req = ev::av::parse_scale(*s.scale);
+    ev::av::ScaleStep step;
+    step.algorithm = req.algorithm;
+    if (req.automatic) {
+      // ab-av1: both inputs to the distorted's pixel format, then both to the
+      // size its rule picks from the distorted size (and the 4K model above 2560x1440).
+      const ev::VideoFormat d = dist->info().format;
+      const ev::av::AutoScale a = ev::av::ab_av1_auto_scale(d.width, d.height, s.models);
+      if (!a.default_model.empty() && default_model) load(a.default_model);
+      step.convert_to = std::pair{d.pix_fmt, d.bitdepth};
+      if (a.size) std::tie(step.width, step.height) = *a.size;
+      ref = ev::av::scale_reader(std::move(ref), step);
+      dist = ev::av::scale_reader(std::move(dist), step);
+      scaling = "auto (ab-av1";
+      scaling += a.default_model.empty() || !default_model ? "" : ", model " + a.default_model;
+      scaling += a.size ? fmt::format(", scale={}:{}:flags=bicubic)", a.size->first, a.size->second) : ", no resize)";
+    } else {
+      step.width = req.width;
+      step.height = req.height;
+      dist = ev::av::scale_reader(std::move(dist), step);
+      if (s.scale_both) ref = ev::av::scale_reader(std::move(ref), step);
+      scaling = fmt::format("{}x{}:{}{}", req.width, req.height, ev::av::scale_algorithm_name(req.algorithm),
+                            s.scale_both ? " both" : " distorted");
+    }
+    for (const auto* r : {ref.get(), dist.get()})
+      if (!r->info().scaling.empty())
+        scaling += fmt::format("; {}: {}", r == ref.get() ? "reference" : "distorted", r->info().scaling);
+    scaling += "; " + ev::av::scaler_version() + " (bitexact, accurate_rnd)";
+  }
+  const char* size_hint =
+      " (--scale WxH scales the distorted video; --scale auto converts and scales both, as ab-av1 does)";
+#else
+  if (s.scale || s.scale_both || s.stream || s.stream_ref || s.stream_dist)
+    throw ev::Error(std::string(s.scale || s.scale_both ? "--scale" : "--stream") +
+                    ": this exactvmaf was built without FFmpeg's libraries (EXACTVMAF_LIBAV), so it reads y4m and "
+                    "raw YUV only");
   auto ref = ev::open_video(s.ref_path, raw);
   auto dist = ev::open_video(s.dist_path, raw);
+  const char* size_hint = "";
+#endif
+  {
+    const ev::VideoInfo &ri = ref->info(), &di = dist->info();
+    if (!(ri.format == di.format))
+      throw ev::Error(fmt::format("{} is {} but {} is {}: reference and distorted must have the same size, "
+                                  "pixel format and bit depth{}",
+                                  ref->path(), ri.format.describe(), dist->path(), di.format.describe(), size_hint));
+    if (ri.range != ev::ColorRange::unknown && di.range != ev::ColorRange::unknown && ri.range != di.range)
+      print_warning(fmt::format("\"{}\" is {} range but \"{}\" is {} range: samples are scored as they are (no "
+                                "range conversion)",
+                                ref->path(), ev::color_range_name(ri.range), dist->path(),
+                                ev::color_range_name(di.range)));
+  }
 
   const bool tty = stderr_tty && !s.quiet;
   opts.threads = s.threads;
@@ -174,7 +260,7 @@ int run_cli(const Settings& s) {
       last_print = p.seconds;
       const double fps = p.seconds > 0 ? static_cast<double>(p.frames_done) / p.seconds : 0;
       std::string line = fmt::format("\r{}  {:.1f} fps", frames_text(p.frames_done), fps);
-      if (p.frames_total && fps > 0)
+      if (p.frames_total && fps > 0 && p.frames_done <= p.frames_total)
         line += fmt::format("  {}/{}  ETA {}", p.frames_done, p.frames_total,
                             clock_text(static_cast<double>(p.frames_total - p.frames_done) / fps));
       std::fprintf(stderr, "%s\033[K", line.c_str());
@@ -192,6 +278,7 @@ int run_cli(const Settings& s) {
   meta.subsample = s.subsample;
   meta.width = result.format.width;
   meta.height = result.format.height;
+  meta.scaling = scaling;
   if (!ev::write_report(out, out_fmt, result, meta, nf)) out_file.fail_write();
   out_file.commit();
 
@@ -199,6 +286,19 @@ int run_cli(const Settings& s) {
     std::fprintf(stderr, "exactvmaf %s (numerics %s): %s of %s, %s, %u threads, %.1f fps\n", ev::version(),
                  ev::kNumerics, frames_text(result.frames).c_str(), result.format.describe().c_str(),
                  ev::backend_name(result.backend), result.threads, result.fps);
+    for (const auto* r : {ref.get(), dist.get()}) {
+      const ev::VideoInfo& i = r->info();
+      if (i.codec.empty() && i.scaling.empty()) continue;
+      std::string line = fmt::format("  {} {}:", r == ref.get() ? "reference" : "distorted", r->path());
+      if (!i.codec.empty()) {
+        line += fmt::format(" {}, {} {}, {} range", i.container, i.codec, i.source_format, ev::color_range_name(i.range));
+        if (i.fps_num) line += fmt::format(", {}/{} fps", i.fps_num, i.fps_den);
+        if (i.time_base_num) line += fmt::format(", time base {}/{}", i.time_base_num, i.time_base_den);
+        if (!i.conversion.empty()) line += "; " + i.conversion;
+      }
+      if (!i.scaling.empty()) line += "; scaled " + i.scaling;
+      std::fprintf(stderr, "%s\n", line.c_str());
+    }
     const auto last = result.frames - 1;
     for (std::size_t id = 0; id < result.scores.metric_count(); ++id) {
       const auto mean = result.scores.pooled(id, ev::PoolMethod::mean, 0, last, s.subsample);
@@ -215,8 +315,25 @@ int main(int argc, char** argv) {
   Settings s;
   CLI::App app{"exactvmaf: VMAF and its features, with the same bits on every backend (numerics R1)", "exactvmaf"};
   app.set_help_flag("--help", "print this help and exit");  // -h is the height, as in libvmaf
+#if EXACTVMAF_HAVE_LIBAV
+  app.add_option("-r,--reference", s.ref_path,
+                 "reference video: .y4m, raw .yuv, - for y4m on stdin, or any file FFmpeg reads (mp4, mkv, webm, ...)");
+  app.add_option("-d,--distorted", s.dist_path,
+                 "distorted video: .y4m, raw .yuv, - for y4m on stdin, or any file FFmpeg reads (mp4, mkv, webm, ...)");
+#else
   app.add_option("-r,--reference", s.ref_path, "reference video: .y4m, raw .yuv, or - for y4m on stdin");
   app.add_option("-d,--distorted", s.dist_path, "distorted video: .y4m, raw .yuv, or - for y4m on stdin");
+#endif
+  app.add_option("--stream", s.stream,
+                 "compressed input: the video stream to read, by FFmpeg's stream index (default: the first video stream)");
+  app.add_option("--stream_ref", s.stream_ref, "as --stream, for the reference only");
+  app.add_option("--stream_dist", s.stream_dist, "as --stream, for the distorted only");
+  app.add_option("--decoder_threads", s.decoder_threads,
+                 "compressed input: decoder threads per input (default 0: FFmpeg's choice, one per core)");
+  app.add_option("--scale", s.scale,
+                 "scale the distorted video before scoring: WxH[:bicubic|bilinear|lanczos] (W or H -1 keeps the "
+                 "aspect ratio), or auto (ab-av1's rule, both inputs); libswscale, bit-exact flags");
+  app.add_flag("--scale_both", s.scale_both, "with --scale WxH, scale the reference too");
   app.add_option("-w,--width", s.width, "width (raw input)");
   app.add_option("-h,--height", s.height, "height (raw input)");
   app.add_option("-p,--pixel_format", s.pix_fmt, "pixel format of raw input: 420, 422 or 444");

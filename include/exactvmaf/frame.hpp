@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "exactvmaf/format.hpp"
@@ -44,6 +45,10 @@ class FrameBuffer {
   PictureView view() const;
   // Whether the storage is page-locked for CUDA.
   bool pinned() const { return pinned_; }
+  // The frame's presentation time in seconds, when its reader knows it
+  // (compressed input); used only to check how frames are paired.
+  std::optional<double> timestamp() const { return timestamp_; }
+  void set_timestamp(std::optional<double> seconds) { timestamp_ = seconds; }
 
  private:
   struct AlignedFree {
@@ -54,6 +59,7 @@ class FrameBuffer {
   std::uint8_t* planes_[3] = {nullptr, nullptr, nullptr};
   std::ptrdiff_t stride_[3] = {0, 0, 0};
   bool pinned_ = false;
+  std::optional<double> timestamp_;
 };
 
 // At most `count` FrameBuffers, made on first need. acquire() blocks until one is free; the

@@ -1,5 +1,7 @@
 // Video input: raw planar YUV and YUV4MPEG2 (y4m), from files, named pipes
-// or standard input ("-").
+// or standard input ("-"). Compressed video (FFmpeg's libraries) is read by
+// the CLI's exactvmaf_av library (src/av/, docs/input.md) through the same
+// VideoReader interface; libexactvmaf itself never links libav*.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -15,14 +17,33 @@
 
 namespace exactvmaf {
 
+// The sample range a decoder reports (VMAF scores the samples as they are:
+// the range is reported, never converted).
+enum class ColorRange : std::uint8_t { unknown, limited, full };
+// "unknown", "limited", "full".
+const char* color_range_name(ColorRange r);
+
 struct VideoInfo {
   VideoFormat format;           // what the features see (after any conversion)
-  std::string container;        // "yuv" or "y4m"
-  // y4m header values, for reporting only (0 when unknown)
+  std::string container;        // "yuv", "y4m", or FFmpeg's demuxer name ("matroska,webm", "mov,mp4,...")
+  // Frame rate (y4m header, or the container's), for reporting and the
+  // alignment checks only (0 when unknown).
   unsigned fps_num = 0, fps_den = 0;
   std::string y4m_chroma_tag;   // e.g. "420jpeg", "420mpeg2", "mono"
   // Frames in the input when it can be known up front (raw regular files).
   std::optional<std::uint64_t> frame_count;
+  // Compressed input only (empty/0 otherwise): the codec, the decoder's pixel
+  // format before any conversion, how frames reach `format` (empty: copied
+  // as decoded), the stream's time base, the frame count the container
+  // declares or its duration implies (progress and messages, never pairing).
+  std::string codec;
+  std::string source_format;
+  std::string conversion;
+  ColorRange range = ColorRange::unknown;
+  unsigned time_base_num = 0, time_base_den = 0;
+  std::optional<std::uint64_t> frame_count_estimate;
+  // Set by a scaling reader: e.g. "1280x720 -> 1920x1080 bicubic".
+  std::string scaling;
 };
 
 class VideoReader {

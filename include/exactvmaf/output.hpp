@@ -30,6 +30,10 @@ struct OutputMeta {
   std::string version;   // our version string
   unsigned subsample = 1;
   unsigned width = 0, height = 0;
+  // How the inputs were scaled before scoring, with the scaler's version
+  // (docs/input.md); empty when nothing was scaled. JSON writes it as
+  // "scaling" before "numerics", XML as an attribute of <VMAF>.
+  std::string scaling;
 };
 
 // Writes the whole report. Returns false on a write error.

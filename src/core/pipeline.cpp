@@ -17,6 +17,7 @@
 #include "backends/cuda/cuda_feature.hpp"
 #include "backends/cuda/runner.hpp"
 #include "core/input_stream.hpp"
+#include "core/pair_timing.hpp"
 #include "core/pipeline.hpp"
 #include "core/worker_pool.hpp"
 #include "exactvmaf/error.hpp"
@@ -173,12 +174,15 @@ class ReaderPairSource final : public pipeline::PairSource {
                      needs.parallel_readers);
     ref_in_->start();
     dist_in_->start();
+    timing_.emplace(ref_, dist_, skipped_ref_, skipped_dist_);
+    if (!timing_->rate_warning().empty() && opts_.on_warning) opts_.on_warning(timing_->rate_warning());
   }
 
   Pull next(std::shared_ptr<FrameBuffer>& r, std::shared_ptr<FrameBuffer>& d) override {
     r = ref_in_->pop();
     d = dist_in_->pop();
     if (r && d) {
+      timing_->pair(pairs_, r->timestamp(), d->timestamp());
       ++pairs_;
       return Pull::pair;
     }
@@ -186,11 +190,25 @@ class ReaderPairSource final : public pipeline::PairSource {
       // One input ended first: libvmaf stops there and warns; we say both counts.
       InputStream& longer = r ? *ref_in_ : *dist_in_;
       const VideoReader& shorter = r ? dist_ : ref_;
-      const std::uint64_t longer_frames =
-          pipeline::frames_in_input(longer, r ? skipped_ref_ : skipped_dist_, pairs_ + 1);
+      const std::uint64_t skipped = r ? skipped_ref_ : skipped_dist_;
+      const VideoInfo& longer_info = longer.reader().info();
+      std::string longer_frames;
+      if (!longer_info.frame_count && longer_info.frame_count_estimate) {
+        // A compressed input: what its container says, rather than decoding
+        // the rest of a long clip just to count it.
+        std::uint64_t n = *longer_info.frame_count_estimate > skipped ? *longer_info.frame_count_estimate - skipped : 0;
+        if (opts_.frame_cnt) n = std::min(n, opts_.frame_cnt);
+        longer_frames = fmt::format("about {} frames, as its container says", std::max(n, pairs_ + 1));
+      } else {
+        longer_frames = fmt::format("{} frames", pipeline::frames_in_input(longer, skipped, pairs_ + 1));
+      }
       if (opts_.on_warning)
-        opts_.on_warning(fmt::format("\"{}\" ended after {} frames, before \"{}\" ({} frames); scored the first {}",
+        opts_.on_warning(fmt::format("\"{}\" ended after {} frames, before \"{}\" ({}); scored the first {}",
                                      shorter.path(), pairs_, longer.reader().path(), longer_frames, pairs_));
+    }
+    if (opts_.on_warning && timing_) {
+      const std::string w = timing_->summary_warning();
+      if (!w.empty()) opts_.on_warning(w);
     }
     r.reset();
     d.reset();
@@ -203,11 +221,11 @@ class ReaderPairSource final : public pipeline::PairSource {
   }
 
   std::uint64_t frames_total() const override {
-    const auto& ri = ref_.info();
-    const auto& di = dist_.info();
-    if (!ri.frame_count || !di.frame_count) return 0;
-    std::uint64_t n = std::min(*ri.frame_count - std::min(*ri.frame_count, skipped_ref_),
-                               *di.frame_count - std::min(*di.frame_count, skipped_dist_));
+    // For progress only: a compressed input's container count will do.
+    const auto count = [](const VideoInfo& i) { return i.frame_count ? i.frame_count : i.frame_count_estimate; };
+    const auto rc = count(ref_.info()), dc = count(dist_.info());
+    if (!rc || !dc) return 0;
+    std::uint64_t n = std::min(*rc - std::min(*rc, skipped_ref_), *dc - std::min(*dc, skipped_dist_));
     if (opts_.frame_cnt) n = std::min(n, opts_.frame_cnt);
     return n;
   }
@@ -218,6 +236,7 @@ class ReaderPairSource final : public pipeline::PairSource {
   const RunOptions& opts_;
   std::uint64_t skipped_ref_ = 0, skipped_dist_ = 0, pairs_ = 0;
   std::optional<InputStream> ref_in_, dist_in_;
+  std::optional<pipeline::PairTiming> timing_;
 };
 
 // Stops the source however run_pairs() leaves.

@@ -68,6 +68,15 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
 }  // namespace exactvmaf
 
 namespace exactvmaf {
+const char* color_range_name(ColorRange r) {
+  switch (r) {
+    case ColorRange::limited: return "limited";
+    case ColorRange::full: return "full";
+    case ColorRange::unknown: break;
+  }
+  return "unknown";
+}
+
 void VideoReader::read_frame_at(std::uint64_t, FrameBuffer&) const {
   throw Error(path() + ": this input cannot be read by frame index");
 }

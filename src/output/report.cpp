@@ -158,7 +158,9 @@ std::string frame_number(std::uint64_t i) { return std::to_string(i); }
 void xml_report(Sink& out, const RunResult& r, const OutputMeta& meta, const NumberFormat& nf) {
   const ScoreTable& t = r.scores;
   const auto num = [&](double v) { return format_number(v, nf, OutputFormat::xml); };
-  out += "<VMAF version=\"" + meta.version + "\" numerics=\"" + kNumerics + "\">\n";
+  out += "<VMAF version=\"" + meta.version + "\" numerics=\"" + kNumerics + "\"";
+  if (!meta.scaling.empty()) out += " scaling=\"" + meta.scaling + "\"";
+  out += ">\n";
   out += "  <params qualityWidth=\"" + std::to_string(meta.width) + "\" qualityHeight=\"" +
          std::to_string(meta.height) + "\" />\n";
   out += "  <fyi fps=\"" + format_fps(r.fps, false) + "\" />\n";
@@ -242,6 +244,7 @@ void json_report(Sink& out, const RunResult& r, const OutputMeta& meta, const Nu
     out += a + 1 < aggregates.size() ? "," : "";
   }
   out += "\n  },\n";
+  if (!meta.scaling.empty()) out += "  \"scaling\": \"" + meta.scaling + "\",\n";
   out += std::string("  \"numerics\": \"") + kNumerics + "\"\n";
   out += "}\n";
 }
