@@ -129,6 +129,9 @@ struct FeatureInfo {
   // Reads the luma plane only (with any options): when every feature of a run
   // does, the readers skip chroma.
   bool luma_only = false;
+  // A boolean option that makes a luma_only = false feature read chroma
+  // (float_motion's motion_add_uv); with it false the feature reads luma only.
+  std::string chroma_option;
   // This build has the feature's CUDA worker (FeatureExtractor::make_cuda_worker);
   // without it --backend cuda fails naming the feature and auto runs on the cpu.
   bool has_cuda = false;

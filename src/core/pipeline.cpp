@@ -320,7 +320,9 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   bool luma_only = true;
   for (std::size_t e = 0; e < requests.size(); ++e) {
     history = std::max(history, extractors[e].history);
-    luma_only = luma_only && requests[e].info->luma_only;
+    const FeatureInfo& info = *requests[e].info;
+    luma_only = luma_only && (info.luma_only || (!info.chroma_option.empty() &&
+                                                 !requests[e].options.get_bool(info.chroma_option)));
   }
 
   const Backend backend = choose_backend(opts, requests);

@@ -27,6 +27,7 @@
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/golden_runs.hpp"
+#include "support/cli_run.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
@@ -84,40 +85,6 @@ TEST(FloatMsSsimThreads, SameBitsForEveryThreadCount) {
 }
 
 // ---- errors ---------------------------------------------------------------------
-
-struct CmdResult {
-  int exit_code = -1;
-  std::string err;
-};
-
-// Runs the exactvmaf CLI (args are shell words), stderr captured.
-CmdResult cli(const std::string& args) {
-  const auto err = std::filesystem::temp_directory_path() / fmt::format("float_ms_ssim_test_{}.err", ::getpid());
-  const std::string cmd = fmt::format("'{}' {} >/dev/null 2>'{}' </dev/null", EXACTVMAF_CLI, args, err.string());
-  const int status = std::system(cmd.c_str());
-  CmdResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.err = ss.str();
-  std::filesystem::remove(err);
-  return r;
-}
-
-std::string fixture_args(const char* pair) {
-  const auto p = fixture_pair(pair);
-  EXPECT_TRUE(p) << pair;
-  return fmt::format("-r '{}' -d '{}' -w {} -h {} -p {} -b {} -n", p->ref.string(), p->dist.string(), p->raw.width,
-                     p->raw.height, pixel_format_name(p->raw.pix_fmt), p->raw.bitdepth);
-}
-
-void expect_one_line_error(const CmdResult& r, const std::string& fragment) {
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.exit_code, -1) << "killed by a signal";
-  EXPECT_NE(r.err.find(fragment), std::string::npos) << "stderr: " << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "stderr: " << r.err;
-}
 
 TEST(FloatMsSsimOptions, BadValuesAreOneLineErrors) {
   const std::map<std::string, std::string> bad = {

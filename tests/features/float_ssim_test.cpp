@@ -27,6 +27,7 @@
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/golden_runs.hpp"
+#include "support/cli_run.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
@@ -35,40 +36,6 @@ namespace {
 const std::map<std::string, GoldenRun>& ssim_runs() { return golden_runs_of("float_ssim"); }
 std::vector<GoldenCase> ssim_cases() { return golden_cases_for(ssim_runs()); }
 bool is_db_run(const std::string& run) { return run.find("_db") != std::string::npos; }
-
-// Two golden files of one run, value by value (every frame value, then every
-// pooled value), bit for bit (null equals null).
-struct FileDistance {
-  std::size_t frame_values = 0, frame_differing = 0, pooled_values = 0, pooled_differing = 0;
-  double max_abs = 0;
-  std::int64_t max_ulps = 0;
-};
-FileDistance file_distance(const nlohmann::json& a, const nlohmann::json& b) {
-  FileDistance d;
-  auto cmp = [&](const nlohmann::json& x, const nlohmann::json& y, std::size_t& values, std::size_t& differing) {
-    ++values;
-    const auto xv = json_number(x), yv = json_number(y);
-    if (!xv && !yv) return;
-    if (xv && yv && same_bits(*xv, *yv)) return;
-    ++differing;
-    if (xv && yv) {
-      d.max_abs = std::max(d.max_abs, std::fabs(*xv - *yv));
-      d.max_ulps = std::max(d.max_ulps, ulp_distance(*xv, *yv));
-    } else {
-      d.max_abs = INFINITY;
-    }
-  };
-  const auto& fa = a.at("frames");
-  const auto& fb = b.at("frames");
-  EXPECT_EQ(fa.size(), fb.size());
-  for (std::size_t i = 0; i < std::min(fa.size(), fb.size()); ++i)
-    for (const auto& [name, v] : fa[i].at("metrics").items())
-      cmp(v, fb[i].at("metrics").at(name), d.frame_values, d.frame_differing);
-  for (const auto& [name, pools] : a.at("pooled_metrics").items())
-    for (const auto& [method, v] : pools.items())
-      cmp(v, b.at("pooled_metrics").at(name).at(method), d.pooled_values, d.pooled_differing);
-  return d;
-}
 
 class FloatSsimGolden : public ::testing::TestWithParam<GoldenCase> {};
 
@@ -159,40 +126,6 @@ TEST(FloatSsimThreads, SameBitsForEveryThreadCount) {
 }
 
 // ---- errors ---------------------------------------------------------------------
-
-struct CmdResult {
-  int exit_code = -1;
-  std::string err;
-};
-
-// Runs the exactvmaf CLI (args are shell words), stderr captured.
-CmdResult cli(const std::string& args) {
-  const auto err = std::filesystem::temp_directory_path() / fmt::format("float_ssim_test_{}.err", ::getpid());
-  const std::string cmd = fmt::format("'{}' {} >/dev/null 2>'{}' </dev/null", EXACTVMAF_CLI, args, err.string());
-  const int status = std::system(cmd.c_str());
-  CmdResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.err = ss.str();
-  std::filesystem::remove(err);
-  return r;
-}
-
-std::string fixture_args(const char* pair) {
-  const auto p = fixture_pair(pair);
-  EXPECT_TRUE(p) << pair;
-  return fmt::format("-r '{}' -d '{}' -w {} -h {} -p {} -b {} -n", p->ref.string(), p->dist.string(), p->raw.width,
-                     p->raw.height, pixel_format_name(p->raw.pix_fmt), p->raw.bitdepth);
-}
-
-void expect_one_line_error(const CmdResult& r, const std::string& fragment) {
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.exit_code, -1) << "killed by a signal";
-  EXPECT_NE(r.err.find(fragment), std::string::npos) << "stderr: " << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "stderr: " << r.err;
-}
 
 TEST(FloatSsimOptions, OutOfRangeAndBadTypeAreOneLineErrors) {
   const std::map<std::string, std::string> bad = {

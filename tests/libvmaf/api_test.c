@@ -338,7 +338,7 @@ static void test_context_errors(void) {
   vmaf = open_context(1, 1);
   CHECK_RC(vmaf_use_feature(vmaf, NULL, NULL), -EINVAL);
   CHECK_RC(vmaf_use_feature(vmaf, "no_such_feature", NULL), -EINVAL);
-  CHECK_RC(vmaf_use_feature(vmaf, "float_vif", NULL), -EINVAL); /* libvmaf's, not in exactvmaf yet */
+  CHECK_RC(vmaf_use_feature(vmaf, "ssim", NULL), -EINVAL); /* upstream never registers its integer ssim */
   VmafFeatureDictionary *d = NULL;
   vmaf_feature_dictionary_set(&d, "no_such_option", "1");
   CHECK_RC(vmaf_use_feature(vmaf, "psnr", d), -EINVAL);

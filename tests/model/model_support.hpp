@@ -92,7 +92,7 @@ inline const std::map<std::string, ModelRun>& model_runs() {
   static const std::map<std::string, ModelRun> runs = [] {
     std::map<std::string, ModelRun> out;
     for (const auto& [name, g] : all_golden_runs())
-      if (g.group == "vmaf") out.emplace(name, ModelRun{g.models, g.run.features, g.run.subsample});
+      if (g.group == "vmaf" || g.group == "vmaf_float") out.emplace(name, ModelRun{g.models, g.run.features, g.run.subsample});
     return out;
   }();
   return runs;

@@ -180,4 +180,38 @@ inline std::vector<std::string> golden_metric_names(const std::filesystem::path&
   return names;
 }
 
+// Two golden files of one run, value by value (every frame value, then every
+// pooled value), bit for bit (null equals null).
+struct FileDistance {
+  std::size_t frame_values = 0, frame_differing = 0, pooled_values = 0, pooled_differing = 0;
+  double max_abs = 0;
+  std::int64_t max_ulps = 0;
+};
+inline FileDistance file_distance(const nlohmann::json& a, const nlohmann::json& b) {
+  FileDistance d;
+  auto cmp = [&](const nlohmann::json& x, const nlohmann::json& y, std::size_t& values, std::size_t& differing) {
+    ++values;
+    const auto xv = json_number(x), yv = json_number(y);
+    if (!xv && !yv) return;
+    if (xv && yv && same_bits(*xv, *yv)) return;
+    ++differing;
+    if (xv && yv) {
+      d.max_abs = std::max(d.max_abs, std::fabs(*xv - *yv));
+      d.max_ulps = std::max(d.max_ulps, ulp_distance(*xv, *yv));
+    } else {
+      d.max_abs = INFINITY;
+    }
+  };
+  const auto& fa = a.at("frames");
+  const auto& fb = b.at("frames");
+  EXPECT_EQ(fa.size(), fb.size());
+  for (std::size_t i = 0; i < std::min(fa.size(), fb.size()); ++i)
+    for (const auto& [name, v] : fa[i].at("metrics").items())
+      cmp(v, fb[i].at("metrics").at(name), d.frame_values, d.frame_differing);
+  for (const auto& [name, pools] : a.at("pooled_metrics").items())
+    for (const auto& [method, v] : pools.items())
+      cmp(v, b.at("pooled_metrics").at(name).at(method), d.pooled_values, d.pooled_differing);
+  return d;
+}
+
 }  // namespace exactvmaf::test

@@ -23,23 +23,6 @@ namespace exactvmaf {
 
 namespace speed {
 
-namespace {
-
-// vif_tools.h valid_kernelscales (float literals and float quotients).
-const float valid_kernelscales[] = {
-    1.0f,        1.0f / 2.0f, 3.0f / 2.0f, 2.0f,      2.0f / 3.0f,   24.0f / 10.0f, 360.0f / 97.0f,
-    4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f, 3.0f,          1.0f / 2.25f,
-    1.4746f,     1.54f,       1.6f,        1.06667f,  0.711111f,     0.740740f,     1.111111f,
-};
-
-bool kernelscale_valid(float ks) {
-  for (float v : valid_kernelscales)
-    if (static_cast<double>(abs_f32(ks - v)) < 1e-3) return true;
-  return false;
-}
-
-}  // namespace
-
 Config make_config(const std::string& feature, const OptionValues& o, unsigned plane_w, unsigned plane_h,
                    unsigned bpc, bool chroma) {
   Config c;
@@ -49,14 +32,10 @@ Config make_config(const std::string& feature, const OptionValues& o, unsigned p
     throw Error(fmt::format("--feature {}: bit depth {} is not supported (8, 10, 12, 16)", feature, bpc));
   const double prescale = o.get_real("speed_prescale");
   c.kernelscale = static_cast<float>(o.get_real("speed_kernelscale"));
-  if (!kernelscale_valid(c.kernelscale))
+  if (!vif_tools::kernelscale_valid(c.kernelscale))
     throw Error(fmt::format("--feature {}: invalid speed_kernelscale {:g}", feature, o.get_real("speed_kernelscale")));
   const std::string& method = o.get_string("speed_prescale_method");
-  if (method == "nearest") c.method = ScaleMethod::nearest;
-  else if (method == "bilinear") c.method = ScaleMethod::bilinear;
-  else if (method == "bicubic") c.method = ScaleMethod::bicubic;
-  else if (method == "lanczos4") c.method = ScaleMethod::lanczos4;
-  else
+  if (!vif_tools::parse_scale_method(method, c.method))
     throw Error(fmt::format("--feature {}: invalid speed_prescale_method '{}' (nearest, bilinear, bicubic, lanczos4)",
                             feature, method));
   c.dims = make_dims(plane_w, plane_h, prescale);
@@ -74,21 +53,12 @@ Config make_config(const std::string& feature, const OptionValues& o, unsigned p
                             prescale));
   if (c.scale && c.dims.scaled_w == plane_w && c.dims.scaled_h == plane_h) c.scale = false;  // upstream's copy
   HostMath m;
-  if (c.scale && c.method != ScaleMethod::nearest) {
-    const float ratio_x = static_cast<float>(plane_w) / static_cast<float>(c.dims.scaled_w);
-    const float ratio_y = static_cast<float>(plane_h) / static_cast<float>(c.dims.scaled_h);
-    for (unsigned x = 0; x < c.dims.scaled_w; ++x) {
-      if (c.method == ScaleMethod::lanczos4)
-        c.lanczos_cols.push_back(lanczos4_axis(static_cast<int>(x), ratio_x, m));
-      else
-        c.coord_cols.push_back(scale_coord(static_cast<int>(x), ratio_x));
-    }
-    for (unsigned y = 0; y < c.dims.scaled_h; ++y) {
-      if (c.method == ScaleMethod::lanczos4)
-        c.lanczos_rows.push_back(lanczos4_axis(static_cast<int>(y), ratio_y, m));
-      else
-        c.coord_rows.push_back(scale_coord(static_cast<int>(y), ratio_y));
-    }
+  if (c.scale) {
+    vif_tools::ScaleTables t = vif_tools::make_scale_tables(c.method, plane_w, plane_h, c.dims.scaled_w, c.dims.scaled_h);
+    c.coord_cols = std::move(t.coord_cols);
+    c.coord_rows = std::move(t.coord_rows);
+    c.lanczos_cols = std::move(t.lanczos_cols);
+    c.lanczos_rows = std::move(t.lanczos_rows);
   }
   c.antialias = antialias_filter(c.kernelscale, m);
   c.local_mean = local_mean_filter(c.kernelscale, m);
