@@ -27,22 +27,37 @@ inline void pad_row(float* row, int w, int radius) {
 }
 
 // The vertical pass of one row of a w-wide plane into out[0, w).
-inline void vertical(const vif_tools::Filter& f, const float* const* rows, int w, float* out) {
+inline void vertical(const vif_tools::Filter& f, const float* const* rows, int w, float* __restrict out) {
   for (int j = 0; j < w; ++j) out[j] = 0;
   for (int k = 0; k < f.width; ++k) {
     const float fk = f.taps[k];
-    const float* r = rows[k];
+    const float* __restrict r = rows[k];
     for (int j = 0; j < w; ++j) out[j] += fk * r[j];
   }
 }
 
 // The horizontal pass at every step-th sample of a padded row: out[j] sums
 // f[k] * row[j * step + k] from 0 in tap order.
-inline void horizontal(const vif_tools::Filter& f, const float* row, int n, int step, float* out) {
+inline void horizontal(const vif_tools::Filter& f, const float* __restrict row, int n, int step,
+                       float* __restrict out) {
   for (int j = 0; j < n; ++j) out[j] = 0;
   for (int k = 0; k < f.width; ++k) {
     const float fk = f.taps[k];
     for (int j = 0; j < n; ++j) out[j] += fk * row[j * step + k];
+  }
+}
+
+// One tap of the vertical passes of float_vif's five quantities: x, y, x²,
+// y², xy of rows r and d (vif_filter1d_s, _sq_s, _xy_s).
+inline void vertical5_tap(float fk, const float* __restrict r, const float* __restrict d, int w,
+                          float* __restrict a0, float* __restrict a1, float* __restrict a2, float* __restrict a3,
+                          float* __restrict a4) {
+  for (int j = 0; j < w; ++j) {
+    a0[j] += fk * r[j];
+    a1[j] += fk * d[j];
+    a2[j] += fk * (r[j] * r[j]);
+    a3[j] += fk * (d[j] * d[j]);
+    a4[j] += fk * (r[j] * d[j]);
   }
 }
 

@@ -153,16 +153,8 @@ ScaleSums CpuFrame::compute(const PictureView& ref, const PictureView& dist) {
         filter_rows::source_rows(cur_dis, w, h, 2 * i2, fw, dr);
         float* a = v[0] + radius;
         float* b = v[1] + radius;
-        for (int j = 0; j < w; ++j) a[j] = b[j] = 0;
-        for (int k = 0; k < fw; ++k) {
-          const float fk = f.taps[k];
-          const float* r = rr[k];
-          const float* d = dr[k];
-          for (int j = 0; j < w; ++j) {
-            a[j] += fk * r[j];
-            b[j] += fk * d[j];
-          }
-        }
+        filter_rows::vertical(f, rr, w, a);
+        filter_rows::vertical(f, dr, w, b);
         pad_row(v[0], w, radius);
         pad_row(v[1], w, radius);
         horizontal(f, v[0], dw, 2, ref_[slot].data() + static_cast<std::ptrdiff_t>(i2) * dw);
@@ -185,18 +177,7 @@ ScaleSums CpuFrame::compute(const PictureView& ref, const PictureView& dist) {
         for (int j = 0; j < w; ++j) a[q][j] = 0;
       }
       // vif_filter1d_s, _sq_s, _xy_s: f * x, f * (x * x), f * (x * y).
-      for (int k = 0; k < fw; ++k) {
-        const float fk = f.taps[k];
-        const float* r = rr[k];
-        const float* d = dr[k];
-        for (int j = 0; j < w; ++j) {
-          a[0][j] += fk * r[j];
-          a[1][j] += fk * d[j];
-          a[2][j] += fk * (r[j] * r[j]);
-          a[3][j] += fk * (d[j] * d[j]);
-          a[4][j] += fk * (r[j] * d[j]);
-        }
-      }
+      for (int k = 0; k < fw; ++k) filter_rows::vertical5_tap(f.taps[k], rr[k], dr[k], w, a[0], a[1], a[2], a[3], a[4]);
       for (int q = 0; q < 5; ++q) {
         pad_row(v[q], w, radius);
         horizontal(f, v[q], w, 1, hz[q]);
