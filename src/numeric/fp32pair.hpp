@@ -248,6 +248,22 @@ EXACTVMAF_HD_INLINE PairF64 operator/(PairF64 a, PairF64 b) {
   const float r = (((a.hi - p.hi) - p.lo) + a.lo) - q1 * b.lo;
   const float q2 = r / b.hi;
   const Two z = fast_two_sum(q1, q2);
+  if (a.err == 0.0f && b.err == 0.0f && a.lo == 0.0f && b.lo == 0.0f && abs_f32(b.hi) >= 0x1p-50f) {
+    // Exact float operands whose quotient a pair holds exactly: R's double
+    // quotient is exact too when it fits binary64, so the bound is 0 (a tie
+    // of the later float store is then decided). The residual a - q1 * b is
+    // a.hi - p.hi (exact, Sterbenz) minus p.lo; exact when two_sum drops
+    // nothing; q2 is exact when q2 * b.hi gives it back with no error (no
+    // product below 2^-100, so no error term underflows).
+    const Two rr = two_sum(a.hi - p.hi, -p.lo);
+    const float q2e = rr.hi / b.hi;
+    const Two back = two_prod(q2e, b.hi);
+    if (rr.lo == 0.0f && back.hi == rr.hi && back.lo == 0.0f && (q2e == 0.0f || abs_f32(q2e) >= 0x1p-50f) &&
+        in_range(q1)) {
+      const Two ze = fast_two_sum(q1, q2e);
+      if (fits_f64(ze)) return {ze.hi, ze.lo, 0.0f};
+    }
+  }
   const float den = abs_f32(b.hi) * (1.0f - 0x1p-22f) - b.err;
   const float prop = bound_div(a.err + bound_mul(abs_f32(z.hi), b.err), den);
   return finish(z, bound_finish(prop + bound_mul(kDivRel, abs_f32(z.hi))));
@@ -269,12 +285,16 @@ struct Fp32PairF64 {
       undecided = true;
       return s.hi;
     }
-    // ulp below |s.hi| (half an ulp when s.hi is a power of two); the
-    // rounding boundaries are half of it away, or farther.
+    // The rounding boundaries around s.hi: half an ulp of its binade away
+    // from zero, and toward zero too unless s.hi is a power of two (then a
+    // quarter). v = s.hi + s.lo lies on the side s.lo points to; the bound
+    // must stay inside both.
     const std::uint32_t bits = sf64_detail::float_bits(a);
-    float gap = sf64_detail::float_of_bits((bits & 0x7f800000u) - (23u << 23));
-    if ((bits & 0x7fffffu) == 0) gap *= 0.5f;
-    if (!((abs_f32(s.lo) + x.err) * kSlack < 0.5f * gap)) undecided = true;
+    const float half_away = sf64_detail::float_of_bits((bits & 0x7f800000u) - (24u << 23));
+    const float half_toward = (bits & 0x7fffffu) == 0 ? 0.5f * half_away : half_away;
+    const bool lo_away = (s.lo > 0.0f) == (s.hi > 0.0f) && s.lo != 0.0f;
+    const float lo_side = lo_away ? half_away : half_toward, other_side = lo_away ? half_toward : half_away;
+    if (!((abs_f32(s.lo) + x.err) * kSlack < lo_side && x.err * kSlack < other_side)) undecided = true;
     return s.hi;
   }
 

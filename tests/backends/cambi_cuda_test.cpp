@@ -37,6 +37,7 @@
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/golden_runs.hpp"
+#include "support/model_run.hpp"
 #include "support/synthetic.hpp"
 
 namespace exactvmaf::test {
@@ -231,25 +232,6 @@ TEST(CudaCambiGoldenSet, IsPresent) {
 // ---- the VMAF v1.0.16 models --------------------------------------------------------
 
 std::vector<GoldenCase> model_cases() { return golden_cases_for(vmaf_v1_golden_runs()); }
-
-// The models' features (and any --feature of the run) over a fixture pair,
-// then the prediction. `models`: -m values (MODELS: the repository's models/).
-RunResult run_models(const FixturePair& pair, const std::vector<std::string>& model_args,
-                     const std::vector<std::string>& features, const RunOptions& o) {
-  std::vector<ModelSpec> specs;
-  for (std::string m : model_args) {
-    if (const auto at = m.find("MODELS"); at != std::string::npos) m.replace(at, 6, (source_dir() / "models").string());
-    specs.push_back(parse_model_spec(m));
-  }
-  const std::vector<Model> models = load_models(specs, {});
-  std::vector<FeatureRequest> user;
-  for (const auto& f : features) user.push_back(parse_feature_request(f));
-  auto ref = open_fixture(pair, true);
-  auto dist = open_fixture(pair, false);
-  RunResult r = exactvmaf::run(*ref, *dist, model_feature_requests(models, std::move(user)), o);
-  predict(models, r.scores, r.frames, o.subsample);
-  return r;
-}
 
 class CudaCambiModelGolden : public ::testing::TestWithParam<GoldenCase> {};
 

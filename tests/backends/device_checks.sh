@@ -112,6 +112,12 @@ for fp64 in ${PARITY_FP64:-on off}; do
     "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v0.6.1 --model_dir "$bundle/models" \
       --threads 3 --device_fp64 "$fp64" >> "$plog" 2>&1
     count_parity $?
+    # vmaf_float_v0.6.1: float_adm, float_vif and float_motion together
+    echo "== $name -m version=vmaf_float_v0.6.1 --device_fp64 $fp64" >> "$plog"
+    # shellcheck disable=SC2086
+    "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_float_v0.6.1 --model_dir "$bundle/models" \
+      --threads 3 --device_fp64 "$fp64" >> "$plog" 2>&1
+    count_parity $?
     # VMAF v1.0.16: cambi, speed_chroma, adm and motion together (pairs below
     # cambi's 216-sample minimum are refused: exit 2, counted apart)
     echo "== $name -m version=vmaf_v1.0.16_3d0h --device_fp64 $fp64" >> "$plog"

@@ -17,6 +17,7 @@
 
 #include "features/adm/adm_math.hpp"
 #include "features/float_adm/float_adm_math.hpp"
+#include "features/float_vif/float_vif_math.hpp"
 #include "features/vif/vif_math.hpp"
 #include "numeric/cr_log.hpp"
 #include "numeric/cr_pow.hpp"
@@ -628,6 +629,78 @@ TEST(Fp32Pair, FloatAdmIslandsDecideOrReplayExactly) {
   EXPECT_LT(s30.rate(), 1e-4);  // on pairs (island)
   EXPECT_LT(s15.rate(), 1e-4);
   EXPECT_GT(clamp.rate(), 1e-3);  // hence Sf64 (exact_island) for the clamp
+}
+
+// float_vif's three islands on the statistic's domain (sigma1² >= eps or 0,
+// sv² >= eps, g²·sigma1² >= 0), nsq floats and doubles that are not; the
+// adversarial half puts 1 + q on float midpoints (exact quotients by nsq 1
+// and 2: R's double is exact there and ties to even) and just above 1.0,
+// where the rounding boundary is a whole half ulp away. With an nsq that is
+// no float, R's 1 + sigma1²/nsq is often exactly a float midpoint, which
+// pairs cannot decide: statistic() sends that island to Sf64 then
+// (StatParams::den_in_sf64).
+TEST(Fp32Pair, FloatVifIslandsDecideOrReplayExactly) {
+  std::mt19937_64 rng(6);
+  const double float_nsqs[] = {2.0, 1.0, 5.0, 0.25}, double_nsqs[] = {0.3, 1e-3, 0.7};
+  IslandStats num, den, den_double, below;
+  auto magnitude = [&](int lo, int hi) {
+    const float m = 1.0f + static_cast<float>(rng() % (1u << 23)) * 0x1p-23f;
+    return std::ldexp(m, lo + static_cast<int>(rng() % static_cast<unsigned>(hi - lo + 1)));
+  };
+  for (int i = 0; i < 1000000; ++i) {
+    const bool float_nsq = i % 4 != 3;
+    const double nsq = float_nsq ? float_nsqs[rng() % 4] : double_nsqs[rng() % 3];
+    EXPECT_EQ(float_vif::make_stat_params(100.0, nsq).den_in_sf64, !float_nsq);
+    float s1 = magnitude(-33, 20), sv = magnitude(-33, 20), g2s1 = magnitude(-60, 30);
+    if (i % 2 == 1) {
+      s1 = std::ldexp(static_cast<float>(rng() % (1u << 24)), -static_cast<int>(rng() % 20));  // 1 + s1/nsq on 2^-k grids
+      g2s1 = magnitude(-30, -20);  // q near the half ulp above 1
+      sv = rng() % 2 ? 1e-10f : sv;
+    }
+    check_island<float>(num, [&](auto&& f) { return float_vif::num_log_arg_f64(g2s1, sv, nsq, f); }, "float_vif num");
+    check_island<float>(float_nsq ? den : den_double,
+                        [&](auto&& f) { return float_vif::den_log_arg_f64(s1, nsq, f); }, "float_vif den");
+    check_island<bool>(below, [&](auto&& f) { return float_vif::below_nsq_f64(s1, nsq, f); }, "float_vif below");
+  }
+  std::printf("float_vif num_log_arg %.2e, den_log_arg %.2e (nsq not a float: %.2e), below_nsq %.2e undecided\n",
+              num.rate(), den.rate(), den_double.rate(), below.rate());
+  EXPECT_LT(num.rate(), 1e-4);  // on pairs (island)
+  EXPECT_LT(den.rate(), 1e-4);
+  EXPECT_GT(den_double.rate(), 1e-3);  // hence Sf64 (exact_island) there
+  EXPECT_LT(below.rate(), 1e-4);
+}
+
+// to_f32 next to a power of two: the rounding boundary away from zero is half
+// an ulp of the binade away, the one toward zero a quarter; the same distance
+// is decided above 1.0 and not below it.
+TEST(Fp32Pair, ToFloatUsesTheBoundaryOnItsSide) {
+  const float err = 0x1p-40f, d = 0x1.fffffp-26f;  // just inside a quarter ulp of 1.0
+  for (float sign : {1.0f, -1.0f}) {
+    Fp32PairF64 above, below, tie;
+    EXPECT_EQ(above.to_f32(PairF64{sign * 1.0f, sign * d, err}), sign * 1.0f);
+    EXPECT_FALSE(above.undecided);
+    EXPECT_EQ(below.to_f32(PairF64{sign * 1.0f, -sign * d, err}), sign * 1.0f);
+    EXPECT_TRUE(below.undecided);
+    (void)tie.to_f32(PairF64{sign * 1.0f, sign * 0x1p-24f, err});  // on the midpoint above
+    EXPECT_TRUE(tie.undecided);
+  }
+}
+
+// Quotients of floats that a pair holds exactly are exact (bound 0), so a
+// float midpoint after them is a tie R resolves to even; inexact ones keep
+// a bound.
+TEST(Fp32Pair, ExactFloatQuotientsHaveNoBound) {
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 100000; ++i) {
+    const float b = std::ldexp(static_cast<float>(1 + rng() % 255), static_cast<int>(rng() % 40) - 20);
+    const float q = std::ldexp(static_cast<float>(rng() % (1u << 16)), static_cast<int>(rng() % 40) - 20);
+    const float a = q * b;  // exact: 16 + 8 bits
+    const PairF64 z = PairF64(a) / PairF64(b);
+    ASSERT_EQ(z.err, 0.0f) << std::hexfloat << a << " / " << b;
+    ASSERT_EQ(static_cast<double>(z.hi) + static_cast<double>(z.lo), static_cast<double>(a) / static_cast<double>(b));
+  }
+  const PairF64 third = PairF64(1.0f) / PairF64(3.0f);
+  EXPECT_GT(third.err, 0.0f);
 }
 
 // Exact products (gain 100, the default) keep err = 0 and decide without

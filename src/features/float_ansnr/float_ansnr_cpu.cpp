@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "exactvmaf/error.hpp"
+#include "features/float_ansnr/float_ansnr_cuda.hpp"
 #include "features/float_ansnr/float_ansnr_host.hpp"
 #include "features/float_ansnr/float_ansnr_math.hpp"
 #include "features/registry.hpp"
@@ -101,6 +102,9 @@ class FloatAnsnrExtractor final : public FeatureExtractor {
  public:
   std::vector<std::string> init(const VideoFormat& fmt) override { return float_ansnr::init(c_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<FloatAnsnrWorker>(c_); }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return float_ansnr::make_cuda_worker(c_); }
+#endif
 
  private:
   float_ansnr::Config c_;
@@ -115,6 +119,7 @@ FeatureInfo float_ansnr_feature_info() {
            "(float_ansnr, float_anpsnr)";
   f.provided = {"float_ansnr", "float_anpsnr"};
   f.luma_only = true;
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues&) { return std::make_unique<FloatAnsnrExtractor>(); };
   return f;
 }

@@ -102,12 +102,14 @@ EXACTVMAF_HD inline void filter_row(const float* taps, const float* const* rows,
 struct RowSums {
   float sig = 0.0f, noise = 0.0f;
 };
+// One sample's terms of those sums (the device's ordered sums use them too).
+EXACTVMAF_HD_INLINE float signal_term(float r) { return r * r; }
+EXACTVMAF_HD_INLINE float noise_term(float r, float d) { return (r - d) * (r - d); }
 EXACTVMAF_HD inline RowSums mse_row(const float* ref, const float* dis, int w) {
   RowSums s;
   for (int j = 0; j < w; ++j) {
-    const float r = ref[j], d = dis[j];
-    s.sig += r * r;
-    s.noise += (r - d) * (r - d);
+    s.sig += signal_term(ref[j]);
+    s.noise += noise_term(ref[j], dis[j]);
   }
   return s;
 }

@@ -1,9 +1,12 @@
 // float_moment on the CPU: luma only, as upstream. The sums are integers
 // where that is upstream's chain exactly (float_moment_math.hpp), else R's
-// double chain.
+// double chain. The CUDA worker (float_moment_cuda.cu) shares the host tail.
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "exactvmaf/error.hpp"
+#include "features/float_moment/float_moment_cuda.hpp"
 #include "features/float_moment/float_moment_host.hpp"
 #include "features/float_moment/float_moment_math.hpp"
 #include "features/registry.hpp"
@@ -22,6 +25,17 @@ std::vector<std::string> init(Config& c, const VideoFormat& fmt) {
   return {"float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd"};
 }
 
+// A picture's moments from its integer totals while both are below
+// kExactChainLimit (then they are upstream's chains exactly); nullopt beyond,
+// where only R's double chain gives the sum. The CPU worker's fast path and
+// the CUDA worker's (float_moment_cuda.cu declares it).
+std::optional<Moments> moments_from_totals(const Config& c, std::uint64_t total1, std::uint64_t total2) {
+  if (total1 >= kExactChainLimit || total2 >= kExactChainLimit) return std::nullopt;
+  const double unit1 = 1.0 / static_cast<double>(c.scaler);  // powers of two: exact
+  const double unit2 = unit1 * unit1;
+  return Moments{moment_from_units(total1, unit1, c.w, c.h), moment_from_units(total2, unit2, c.w, c.h)};
+}
+
 namespace {
 
 template <class Sample>
@@ -37,10 +51,7 @@ Moments moments_of(const Config& c, const PictureView& pic) {
       total2 += c.bpc == 16 ? row_sum_square_units_16(row, w) : row_sum_square_units_exact(row, w);
     }
   }
-  const double unit1 = 1.0 / static_cast<double>(c.scaler);  // powers of two: exact
-  const double unit2 = unit1 * unit1;
-  if (total1 < kExactChainLimit && total2 < kExactChainLimit)
-    return {moment_from_units(total1, unit1, c.w, c.h), moment_from_units(total2, unit2, c.w, c.h)};
+  if (const std::optional<Moments> m = moments_from_totals(c, total1, total2)) return *m;
   // Beyond 2^53 units upstream's double chain rounds: run it.
   double cum1 = 0, cum2 = 0;
   for (unsigned y = 0; y < h; ++y) double_chain_row(pic.row<Sample>(0, y), w, c.scaler, cum1, cum2);
@@ -77,6 +88,9 @@ class FloatMomentExtractor final : public FeatureExtractor {
  public:
   std::vector<std::string> init(const VideoFormat& fmt) override { return float_moment::init(c_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<FloatMomentWorker>(c_); }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return float_moment::make_cuda_worker(c_); }
+#endif
 
  private:
   float_moment::Config c_;
@@ -91,6 +105,7 @@ FeatureInfo float_moment_feature_info() {
            "(float_moment_ref1st, _dis1st, _ref2nd, _dis2nd)";
   f.provided = {"float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd"};
   f.luma_only = true;
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues&) { return std::make_unique<FloatMomentExtractor>(); };
   return f;
 }

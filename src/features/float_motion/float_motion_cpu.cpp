@@ -11,30 +11,14 @@
 #include "features/common/filter_rows.hpp"
 #include "features/common/separable_filter.hpp"
 #include "features/common/vif_tools.hpp"
+#include "features/float_motion/float_motion_cuda.hpp"
+#include "features/float_motion/float_motion_host.hpp"
 #include "features/float_motion/float_motion_math.hpp"
 #include "features/registry.hpp"
 
 namespace exactvmaf {
 
 namespace float_motion {
-
-namespace {
-
-struct Plane {
-  unsigned index = 0;  // picture plane
-  int w = 0, h = 0;
-  int half_w = 0, half_h = 0;  // motion_add_scale1's size
-  vif_tools::ScaleTables half;
-};
-
-struct Config {
-  bool debug = true, force_zero = false, add_scale1 = false, add_uv = false;
-  TemporalOptions temporal;
-  vif_tools::Filter blur;
-  unsigned bpc = 8;
-  std::vector<Plane> planes;       // luma, then U and V with motion_add_uv
-  std::vector<std::string> names;  // motion2, [motion], motion3 (force_zero: motion2, motion3, [motion])
-};
 
 void init(Config& c, const OptionValues& o, const VideoFormat& fmt) {
   c.bpc = fmt.bitdepth;
@@ -88,6 +72,28 @@ void init(Config& c, const OptionValues& o, const VideoFormat& fmt) {
   for (const char* b : base) c.names.push_back(feature_output_name(b, o));
 }
 
+void finish_frame(const Config& c, std::uint64_t index, double score, FrameOutput& out, FrameScores& kept) {
+  if (c.force_zero) {
+    for (unsigned s = 0; s < c.names.size(); ++s) out.set(s, 0.0);
+    return;
+  }
+  if (index == 0) {
+    out.set(0, 0.0);  // motion2 of frame 0
+    if (c.debug) out.set(1, 0.0);
+  } else if (c.debug) {
+    out.set(1, motion_value(score, c.temporal));
+  }
+  const std::lock_guard<std::mutex> lock(kept.mutex);
+  if (kept.scores.size() <= index) {
+    kept.scores.resize(index + 1, 0.0);
+    kept.have.resize(index + 1, 0);
+  }
+  kept.scores[index] = score;
+  kept.have[index] = 1;
+}
+
+namespace {
+
 // picture_copy of one plane (value / scaler - 128).
 template <class Sample>
 void load_plane(const PictureView& pic, const Plane& pl, unsigned bpc, float* dst) {
@@ -113,8 +119,7 @@ float plane_sad(const float* a, const float* b, int w, int h) {
 
 class Worker final : public FeatureWorker {
  public:
-  Worker(const Config& c, std::mutex& m, std::vector<double>& scores, std::vector<char>& have)
-      : c_(c), mutex_(m), scores_(scores), have_(have) {}
+  Worker(const Config& c, FrameScores& kept) : c_(c), kept_(kept) {}
   void extract(const FrameInput& in, FrameOutput& out) override;
 
  private:
@@ -150,35 +155,19 @@ class Worker final : public FeatureWorker {
   }
 
   const Config& c_;
-  std::mutex& mutex_;
-  std::vector<double>& scores_;
-  std::vector<char>& have_;
+  FrameScores& kept_;
   std::vector<float> load_, pad_, blur_a_, blur_b_, half_a_, half_b_;
 };
 
 void Worker::extract(const FrameInput& in, FrameOutput& out) {
-  if (c_.force_zero) {
-    for (unsigned s = 0; s < c_.names.size(); ++s) out.set(s, 0.0);
-    return;
-  }
   double score = 0.0;
-  if (in.index == 0) {
-    out.set(0, 0.0);  // motion2 of frame 0
-    if (c_.debug) out.set(1, 0.0);
-  } else {
+  if (!c_.force_zero && in.index > 0) {
     if (in.prev_ref.empty())
       throw InternalError(fmt::format("internal: float_motion at frame {} got no previous frame", in.index));
     // The three planes' compute_motion results, added in double.
     for (const Plane& pl : c_.planes) score += static_cast<double>(plane_score(in.prev_ref[0], in.ref, pl));
-    if (c_.debug) out.set(1, motion_value(score, c_.temporal));
   }
-  const std::lock_guard<std::mutex> lock(mutex_);
-  if (scores_.size() <= in.index) {
-    scores_.resize(in.index + 1, 0.0);
-    have_.resize(in.index + 1, 0);
-  }
-  scores_[in.index] = score;
-  have_[in.index] = 1;
+  finish_frame(c_, in.index, score, out, kept_);
 }
 
 class Extractor final : public FeatureExtractor {
@@ -186,13 +175,14 @@ class Extractor final : public FeatureExtractor {
   explicit Extractor(const OptionValues& o) : options_(o) {}
   std::vector<std::string> init(const VideoFormat& fmt) override {
     float_motion::init(c_, options_, fmt);
-    scores_.clear();
-    have_.clear();
+    kept_.scores.clear();
+    kept_.have.clear();
     return c_.names;
   }
-  std::unique_ptr<FeatureWorker> make_worker() override {
-    return std::make_unique<Worker>(c_, mutex_, scores_, have_);
-  }
+  std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<Worker>(c_, kept_); }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return make_cuda_worker_for(c_, kept_); }
+#endif
   unsigned history() const override { return c_.force_zero ? 0 : 1; }
   void flush(ScoreTable& table) override {
     if (c_.force_zero) return;  // upstream has no flush then
@@ -200,9 +190,9 @@ class Extractor final : public FeatureExtractor {
     const auto m3_id = table.find_metric(c_.names.back());
     if (!m2_id || !m3_id) throw InternalError("internal: float_motion's metrics are not registered");
     std::size_t n = 0;  // the frames 0..n-1 scored, up to the first gap
-    while (n < have_.size() && have_[n]) ++n;
+    while (n < kept_.have.size() && kept_.have[n]) ++n;
     std::vector<double> m2(n), m3(n);
-    temporal_scores(scores_.data(), n, c_.temporal, m2.data(), m3.data());
+    temporal_scores(kept_.scores.data(), n, c_.temporal, m2.data(), m3.data());
     for (std::size_t i = 0; i < n; ++i) {
       if (i > 0) table.set(*m2_id, i, m2[i]);
       table.set(*m3_id, i, m3[i]);
@@ -212,9 +202,7 @@ class Extractor final : public FeatureExtractor {
  private:
   OptionValues options_;
   Config c_;
-  std::mutex mutex_;
-  std::vector<double> scores_;
-  std::vector<char> have_;
+  FrameScores kept_;
 };
 
 }  // namespace
@@ -244,7 +232,8 @@ FeatureInfo float_motion_feature_info() {
   f.provided = {"motion2", "motion", "motion3"};
   f.luma_only = false;
   f.chroma_option = "motion_add_uv";
-  f.every_frame = true;  // upstream flags float_motion TEMPORAL
+  f.every_frame = true;
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;  // upstream flags float_motion TEMPORAL
   f.create = [](const OptionValues& o) { return std::make_unique<float_motion::Extractor>(o); };
   return f;
 }

@@ -7,11 +7,15 @@
 #include <fmt/format.h>
 
 #include "exactvmaf/error.hpp"
+#include "exactvmaf/simd.hpp"
 #include "features/common/filter_rows.hpp"
 #include "features/common/separable_filter.hpp"
+#include "features/float_vif/float_vif_cuda.hpp"
 #include "features/float_vif/float_vif_host.hpp"
 #include "features/float_vif/float_vif_math.hpp"
 #include "features/registry.hpp"
+#include "numeric/fp32pair.hpp"
+#include "numeric/fp32pair_counts.hpp"
 
 namespace exactvmaf {
 
@@ -112,7 +116,24 @@ void prescale(const Config& c, const std::vector<float>& src, std::vector<float>
 using filter_rows::horizontal;
 using filter_rows::pad_row;
 
+namespace {
+// One row's float sums of the statistic's terms, from 0 in column order.
+template <class Arith>
+Terms row_terms(float* const* hz, int w, const StatParams& p, Arith&& arith) {
+  Terms sum{0.0f, 0.0f};
+  for (int j = 0; j < w; ++j) {
+    const Terms t = statistic(hz[0][j], hz[1][j], hz[2][j], hz[3][j], hz[4][j], p, arith);
+    sum.num += t.num;
+    sum.den += t.den;
+  }
+  return sum;
+}
+}  // namespace
+
 ScaleSums CpuFrame::compute(const PictureView& ref, const PictureView& dist) {
+  // The CPU's emulation of the fp32pair device variant (set_fp64_emulation).
+  const bool emulate = fp64_emulation();
+  rmath::Fp32PairArith pair_arith;
   load(ref, c_.w, c_.h, c_.bpc, load_ref_);
   load(dist, c_.w, c_.h, c_.bpc, load_dis_);
   const float* cur_ref = load_ref_.data();
@@ -182,22 +203,17 @@ ScaleSums CpuFrame::compute(const PictureView& ref, const PictureView& dist) {
         pad_row(v[q], w, radius);
         horizontal(f, v[q], w, 1, hz[q]);
       }
-      float row_num = 0.0f, row_den = 0.0f;
-      for (int j = 0; j < w; ++j) {
-        const Terms t = statistic(hz[0][j], hz[1][j], hz[2][j], hz[3][j], hz[4][j], c_.stat);
-        row_num += t.num;
-        row_den += t.den;
-      }
-      accum_num += row_num;
-      accum_den += row_den;
+      const Terms row = emulate ? row_terms(hz, w, c_.stat, pair_arith) : row_terms(hz, w, c_.stat, rmath::NativeF64{});
+      accum_num += row.num;
+      accum_den += row.den;
     }
     sums.num[s] = accum_num;
     sums.den[s] = accum_den;
   }
+  if (emulate) rmath::count_fp64_emulation(pair_arith);
   return sums;
 }
 
-namespace {
 void write_outputs(const Config& c, const ScaleSums& sums, FrameOutput& out) {
   const Scores r = scores(sums, c.score);
   unsigned slot = 0;
@@ -211,7 +227,6 @@ void write_outputs(const Config& c, const ScaleSums& sums, FrameOutput& out) {
     out.set(slot++, r.den[k]);
   }
 }
-}  // namespace
 
 }  // namespace float_vif
 
@@ -234,6 +249,9 @@ class FloatVifExtractor final : public FeatureExtractor {
   explicit FloatVifExtractor(const OptionValues& o) : options_(o) {}
   std::vector<std::string> init(const VideoFormat& fmt) override { return float_vif::init(c_, options_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<FloatVifWorker>(c_); }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return float_vif::make_cuda_worker(c_); }
+#endif
 
  private:
   OptionValues options_;
@@ -268,6 +286,7 @@ FeatureInfo float_vif_feature_info() {
   };
   f.provided = {std::begin(float_vif::base_names), std::end(float_vif::base_names)};
   f.luma_only = true;
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues& o) { return std::make_unique<FloatVifExtractor>(o); };
   return f;
 }

@@ -32,6 +32,10 @@ struct Config {
 // a scale's filter); fills c and returns the output names.
 std::vector<std::string> init(Config& c, const OptionValues& o, const VideoFormat& fmt);
 
+// The frame's outputs in libvmaf's order from its per-scale sums (the CPU's
+// and the CUDA worker's tail).
+void write_outputs(const Config& c, const ScaleSums& sums, FrameOutput& out);
+
 // The frame's per-scale sums on the CPU; buffers kept between frames.
 class CpuFrame {
  public:

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "numeric/dd.hpp"
+#include "numeric/f64_policy.hpp"
 #include "numeric/hd.hpp"
 #include "numeric/no_libm.hpp"  // last: poisons the libm names
 
@@ -46,6 +47,10 @@ struct StatParams {
   float gain_limit = 100.0f;  // (float)vif_enhn_gain_limit
   double sigma_nsq = 2.0;     // vif_sigma_nsq, a double
   float sigma_max_inv = 0;    // powf(nsq, 2.0f) / (255.0 * 255.0), to float
+  // nsq is not a float: then R's double 1 + sigma1²/nsq lands exactly on a
+  // float midpoint for several percent of sigma1² values (docs/fp64-free.md),
+  // which pairs cannot see; that island goes to Sf64 directly.
+  bool den_in_sf64 = false;
 };
 
 // Host: powf((float)nsq, 2.0f) is the float square (one IEEE product of a
@@ -56,30 +61,46 @@ inline StatParams make_stat_params(double gain_limit, double sigma_nsq) {
   p.sigma_nsq = sigma_nsq;
   const float n = static_cast<float>(sigma_nsq);
   p.sigma_max_inv = static_cast<float>(static_cast<double>(n * n) / (255.0 * 255.0));
+  p.den_in_sf64 = static_cast<double>(n) != sigma_nsq;
   return p;
 }
 
-// fp64 island: 1.0f + (g·g·sigma1²) / (sv² + nsq), the quotient and sum in
-// double (sv² + nsq is float + double), to float for log2f.
-EXACTVMAF_HD_INLINE float num_log_arg_f64(float g2s1, float sv_sq, double nsq) {
-  return static_cast<float>(1.0 + static_cast<double>(g2s1) / (static_cast<double>(sv_sq) + nsq));
+// fp64 islands, written against the fp64 policy F (numeric/f64_policy.hpp):
+// the hardware's double, or fp32 pairs with Sf64 replays on devices without
+// fp64 (docs/fp64-free.md).
+
+// 1.0f + (g·g·sigma1²) / (sv² + nsq): the quotient and sum in double (sv² +
+// nsq is float + double), to float for log2f.
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE float num_log_arg_f64(float g2s1, float sv_sq, double nsq, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  return f.to_f32(D(1.0) + D(g2s1) / (D(sv_sq) + D(nsq)));
 }
 
-// fp64 island: 1.0f + sigma1² / nsq in double, to float.
-EXACTVMAF_HD_INLINE float den_log_arg_f64(float s1, double nsq) {
-  return static_cast<float>(1.0 + static_cast<double>(s1) / nsq);
+// 1.0f + sigma1² / nsq in double, to float.
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE float den_log_arg_f64(float s1, double nsq, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  return f.to_f32(D(1.0) + D(s1) / D(nsq));
 }
 
-// fp64 island: sigma1² < nsq compares in double (exact).
-EXACTVMAF_HD_INLINE bool below_nsq_f64(float s1, double nsq) { return static_cast<double>(s1) < nsq; }
+// sigma1² < nsq compares in double (exact).
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE bool below_nsq_f64(float s1, double nsq, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  return f.lt(D(s1), D(nsq));
+}
 
 struct Terms {
   float num, den;
 };
 
 // vif_statistic_s's terms of one sample ('matching_matlab' mode) from the
-// five filtered values.
-EXACTVMAF_HD_INLINE Terms statistic(float mu1, float mu2, float xx, float yy, float xy, const StatParams& p) {
+// five filtered values; `arith` evaluates the islands (the outer policy:
+// NativeF64, or Fp32PairArith, which counts them).
+template <class Arith = rmath::NativeF64>
+EXACTVMAF_HD_INLINE Terms statistic(float mu1, float mu2, float xx, float yy, float xy, const StatParams& p,
+                                    Arith&& arith = Arith{}) {
   const float eps = 1.0e-10f;
   float sigma1_sq = xx - mu1 * mu1;
   float sigma2_sq = yy - mu2 * mu2;
@@ -104,10 +125,12 @@ EXACTVMAF_HD_INLINE Terms statistic(float mu1, float mu2, float xx, float yy, fl
   sv_sq = sv_sq > eps ? sv_sq : eps;
   g = g < p.gain_limit ? g : p.gain_limit;  // MIN
   Terms t;
-  t.num = log2f_approx(num_log_arg_f64(g * g * sigma1_sq, sv_sq, p.sigma_nsq));
-  t.den = log2f_approx(den_log_arg_f64(sigma1_sq, p.sigma_nsq));
+  const float g2s1 = g * g * sigma1_sq;
+  t.num = log2f_approx(arith.island([&](auto& f) { return num_log_arg_f64(g2s1, sv_sq, p.sigma_nsq, f); }));
+  const auto den_arg = [&](auto& f) { return den_log_arg_f64(sigma1_sq, p.sigma_nsq, f); };
+  t.den = log2f_approx(p.den_in_sf64 ? arith.exact_island(den_arg) : arith.island(den_arg));
   if (sigma12 < 0.0f) t.num = 0.0f;
-  if (below_nsq_f64(sigma1_sq, p.sigma_nsq)) {
+  if (arith.island([&](auto& f) { return below_nsq_f64(sigma1_sq, p.sigma_nsq, f); })) {
     t.num = 1.0f - sigma2_sq * p.sigma_max_inv;
     t.den = 1.0f;
   }

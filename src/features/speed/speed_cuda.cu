@@ -47,6 +47,7 @@
 #include "backends/cuda/check.cuh"
 #include "backends/cuda/device_arith.cuh"
 #include "backends/cuda/device_memory.cuh"
+#include "features/common/vif_tools_cuda.cuh"
 #include "features/speed/speed_cuda.hpp"
 #include "features/speed/speed_math.hpp"
 #include "numeric/device/arith_counts.cuh"
@@ -470,27 +471,9 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
     (void)sources_of(frame);  // checks that the planes are there
     // The prescaling's axes (Config's tables, computed with R on the host).
-    const std::size_t axis_bytes = sizeof(float) * (c_.coord_cols.size() + c_.coord_rows.size()) +
-                                   sizeof(Lanczos4Axis) * (c_.lanczos_cols.size() + c_.lanczos_rows.size());
-    if (axis_bytes) {
-      axes_ = cuda::DeviceBuffer<std::uint8_t>(axis_bytes);
-      std::uint8_t* at = axes_.get();
-      auto put = [&](const auto& v, auto*& dst) {
-        using E = typename std::decay_t<decltype(v)>::value_type;
-        dst = v.empty() ? nullptr : reinterpret_cast<E*>(at);
-        if (!v.empty())
-          EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(at, v.data(), v.size() * sizeof(E), cudaMemcpyHostToDevice, stream));
-        at += v.size() * sizeof(E);
-      };
-      const Lanczos4Axis *lx = nullptr, *ly = nullptr;
-      const float *cx = nullptr, *cy = nullptr;
-      put(c_.lanczos_cols, lx);  // Lanczos4Axis first: its alignment
-      put(c_.lanczos_rows, ly);
-      put(c_.coord_cols, cx);
-      put(c_.coord_rows, cy);
-      p_.axis_x = {cx, lx};
-      p_.axis_y = {cy, ly};
-    }
+    axes_.upload(c_.lanczos_cols, c_.lanczos_rows, c_.coord_cols, c_.coord_rows, stream);
+    p_.axis_x = axes_.x();
+    p_.axis_y = axes_.y();
     const Dims& d = c_.dims;
     const std::size_t P = p_.planes, nb = d.num_blocks, plane = static_cast<std::size_t>(d.dec_w) * d.dec_h;
     std::size_t floats = 0;
@@ -620,7 +603,7 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
   Params p_;
   DeviceScratch s_{};
   cuda::DeviceBuffer<float> block_;
-  cuda::DeviceBuffer<std::uint8_t> axes_;  // the prescaling's tables (p_.axis_x, p_.axis_y)
+  vif_tools::DeviceScaleTables axes_;  // the prescaling's tables (p_.axis_x, p_.axis_y)
   cuda::PinnedBuffer<Result> host_;  // the graph's last copy lands here
   speed::Scratch cpu_scratch_;
   std::uint64_t host_frames_ = 0;  // frames compute_frame() recomputed
