@@ -20,15 +20,20 @@ SKIPPED=0
 # Testing/Temporary/LastTest.log does not say a GPU is missing ("no CUDA
 # device", "no CUDA driver"): "NAME: last line of its output" per test.
 non_gpu_skips() {
-  local skipped
-  skipped="$(sed -nE 's/^[[:space:]]*[0-9]+ - (.*) \(Skipped\)$/\1/p' "$2" | sed -E 's/  # GetParam.*//')"
-  [ -n "$skipped" ] || return 0
-  awk -v list="$skipped" '
-    BEGIN { n = split(list, names, "\n"); for (i = 1; i <= n; i++) want[names[i]] = 1 }
-    /^[0-9]+\/[0-9]+ Testing: / { name = $0; sub(/^[0-9]+\/[0-9]+ Testing: /, "", name); gpu = 0; last = "" }
-    /no CUDA device|no CUDA driver/ { gpu = 1 }
-    /^<end of output>$/ { if ((name in want) && !gpu) print name ": " last; delete want[name] }
-    { if ($0 != "<end of output>") last = $0 }' "$1/Testing/Temporary/LastTest.log"
+  local names
+  names="$(mktemp)"
+  sed -nE 's/^[[:space:]]*[0-9]+ - (.*) \(Skipped\)$/\1/p' "$2" | sed -E 's/  # GetParam.*//' > "$names"
+  # The names travel in a file: thousands of GPU-skipped tests are more than
+  # one command-line argument may hold (awk -v failed with E2BIG).
+  if [ -s "$names" ]; then
+    awk '
+      FNR == NR { want[$0] = 1; next }
+      /^[0-9]+\/[0-9]+ Testing: / { name = $0; sub(/^[0-9]+\/[0-9]+ Testing: /, "", name); gpu = 0; last = "" }
+      /no CUDA device|no CUDA driver/ { gpu = 1 }
+      /^<end of output>$/ { if ((name in want) && !gpu) print name ": " last; delete want[name] }
+      { if ($0 != "<end of output>") last = $0 }' "$names" "$1/Testing/Temporary/LastTest.log"
+  fi
+  rm -f "$names"
 }
 
 # Runs ctest on TEST_DIR, keeps its output, adds its counts to the totals,
