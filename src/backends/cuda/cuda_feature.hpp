@@ -96,6 +96,14 @@ inline PlaneNeeds luma_pair_needs() {
   return n;
 }
 
+// The PlaneNeeds of a feature that reads all three planes of both pictures.
+inline PlaneNeeds all_planes_needs() {
+  PlaneNeeds n;
+  n.ref = kAllPlanes;
+  n.dist = kAllPlanes;
+  return n;
+}
+
 // setup()'s check that both luma planes are on the device at w x h; an
 // internal error (the backend's bug, not the input's) naming the feature.
 inline void require_luma_pair(const DeviceFrame& frame, unsigned w, unsigned h, const char* feature) {

@@ -229,12 +229,7 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
  public:
   explicit CiedeCudaWorker(const Config& c) : c_(c) {}
 
-  cuda::PlaneNeeds planes() const override {
-    cuda::PlaneNeeds n;
-    n.ref = cuda::kAllPlanes;
-    n.dist = cuda::kAllPlanes;
-    return n;
-  }
+  cuda::PlaneNeeds planes() const override { return cuda::all_planes_needs(); }
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
     for (unsigned p = 0; p < 3; ++p)

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "exactvmaf/error.hpp"
+#include "features/psnr_hvs/psnr_hvs_cuda.hpp"
 #include "features/psnr_hvs/psnr_hvs_host.hpp"
 #include "features/psnr_hvs/psnr_hvs_math.hpp"
 #include "features/registry.hpp"
@@ -85,6 +86,9 @@ class PsnrHvsExtractor final : public FeatureExtractor {
  public:
   std::vector<std::string> init(const VideoFormat& fmt) override { return psnr_hvs::init(c_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<PsnrHvsWorker>(c_); }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return psnr_hvs::make_cuda_worker(c_); }
+#endif
 
  private:
   psnr_hvs::Config c_;
@@ -98,6 +102,7 @@ FeatureInfo psnr_hvs_feature_info() {
   f.help = "PSNR-HVS-M per plane from 8x8 integer DCTs with contrast masking (psnr_hvs_y, psnr_hvs_cb, psnr_hvs_cr, "
            "psnr_hvs)";
   f.provided = {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"};
+  f.has_cuda = EXACTVMAF_FEATURE_CUDA;
   f.create = [](const OptionValues&) { return std::make_unique<PsnrHvsExtractor>(); };
   return f;
 }

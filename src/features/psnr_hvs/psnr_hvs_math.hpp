@@ -245,14 +245,19 @@ EXACTVMAF_HD_INLINE float variance_ratio(const std::int32_t* v) {
 
 // One side's mask from its coefficients and variance ratio:
 // (float)(sqrt((double)(sum * gvar)) / 32.0), the sum over the AC
-// coefficients in raster order of (float)(c * c) * M.
+// coefficients in raster order of (float)(c * c) * M. Evaluated as the float
+// root over 32, the same value without fp64: the double root rounded to
+// float is the correctly rounded float root (53 >= 2 * 24 + 2: Figueroa,
+// "When is double rounding innocuous?", 1995), and dividing by 32 is exact
+// in both formats (the root of a float is at least 2^-75, far above float's
+// subnormals).
 EXACTVMAF_HD_INLINE float block_mask(const std::int32_t* c, float gvar, const float* mask) {
   float sum = 0.0f;
   for (int k = 1; k < 64; ++k) {
     const std::int32_t sq = static_cast<std::int32_t>(static_cast<std::uint32_t>(c[k]) * static_cast<std::uint32_t>(c[k]));
     sum += static_cast<float>(sq) * mask[k];
   }
-  return static_cast<float>(rmath::sqrt_of(static_cast<double>(sum * gvar)) / static_cast<double>(32.0f));
+  return rmath::sf64_detail::f32_sqrt(sum * gvar) / 32.0f;
 }
 
 // One block's 64 terms, in the order upstream adds them to the plane's sum.
