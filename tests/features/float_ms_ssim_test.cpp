@@ -24,6 +24,7 @@
 
 #include "exactvmaf/error.hpp"
 #include "features/float_ms_ssim/float_ms_ssim_math.hpp"
+#include "numeric/sf64.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/golden_runs.hpp"
@@ -146,7 +147,8 @@ TEST(FloatMsSsimSize, RefusesBelow176) {
 // ---- arithmetic --------------------------------------------------------------------
 
 // The low-pass decimation's loops (phases, eight outputs side by side, the
-// row cache) against the per-sample function, one output at a time.
+// row cache) against the per-sample function, one output at a time, with
+// R's double and with Sf64 (the fp64-free device variant).
 TEST(FloatMsSsimDecimation, PlaneEqualsPerSample) {
   std::mt19937 rng(3);
   std::uniform_int_distribution<int> v(0, 65535);
@@ -159,10 +161,15 @@ TEST(FloatMsSsimDecimation, PlaneEqualsPerSample) {
       std::vector<float> out(static_cast<std::size_t>(sw) * static_cast<std::size_t>(sh));
       ssim::decimate_plane(float_ms_ssim::LpfTaps{}, float_ms_ssim::lpf_len, 2, img.data(), w, h, out.data(), scratch);
       for (int y = 0; y < sh; ++y)
-        for (int x = 0; x < sw; ++x)
+        for (int x = 0; x < sw; ++x) {
           ASSERT_TRUE(same_bits(out[static_cast<std::size_t>(y * sw + x)],
                                 float_ms_ssim::decimated_sample(img.data(), w, h, x, y)))
               << w << "x" << h << " at " << x << "," << y;
+          // The fp64-free device variant's sum (rmath::Sf64): the same bits.
+          ASSERT_TRUE(same_bits(out[static_cast<std::size_t>(y * sw + x)],
+                                float_ms_ssim::decimated_sample<rmath::Sf64>(img.data(), w, h, x, y)))
+              << w << "x" << h << " at " << x << "," << y << " (Sf64)";
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +25,7 @@
 
 #include "exactvmaf/error.hpp"
 #include "features/float_ssim/float_ssim_math.hpp"
+#include "numeric/sf64.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
 #include "support/golden_runs.hpp"
@@ -283,6 +285,68 @@ TEST(FloatSsimRows, EqualPerSampleFunctions) {
       EXPECT_TRUE(same_bits(got.s, ssim::mean_of(s_sum, dw, dh))) << w << "x" << h << " kind " << kind;
       EXPECT_TRUE(std::isfinite(got.ssim));
     }
+}
+
+// The fp64-free device variant's arithmetic on the host: the per-sample
+// functions with R's doubles as rmath::Sf64 (binary64 in integers) give the
+// double version's bits at every step: the box decimation, both window
+// passes, the terms, the product l*c*s and the four raster-order chains.
+TEST(FloatSsimSf64, PerSampleFunctionsEqualTheDoubleOnes) {
+  using rmath::Sf64;
+  std::mt19937 rng(23);
+  std::size_t samples = 0;
+  for (auto [w, h] : {std::pair{11, 11}, {40, 23}, {97, 61}})
+    for (int kind = 0; kind < 4; ++kind) {
+      const auto a = random_plane(w, h, rng, kind);
+      auto b = random_plane(w, h, rng, kind);
+      if (kind == 2)
+        for (std::size_t i = 0; i < b.size(); ++i)
+          if (i % 3) b[i] = a[i];
+      for (int factor = 2; factor <= 3; ++factor)
+        for (int y = 0; y < ssim::decimated_size(h, factor); ++y)
+          for (int x = 0; x < ssim::decimated_size(w, factor); ++x)
+            ASSERT_TRUE(same_bits(float_ssim::decimated_sample<Sf64>(a.data(), w, h, factor, x, y),
+                                  float_ssim::decimated_sample(a.data(), w, h, factor, x, y)))
+                << w << "x" << h << " f " << factor << " at " << x << "," << y;
+      const int dw = ssim::windowed_size(w), dh = ssim::windowed_size(h);
+      std::vector<float> hor(static_cast<std::size_t>(ssim::map_count) * static_cast<std::size_t>(h * dw));
+      for (int m = 0; m < ssim::map_count; ++m)
+        for (int y = 0; y < h; ++y)
+          for (int x = 0; x < dw; ++x) {
+            const auto at = [&](int k) {
+              const auto i = static_cast<std::size_t>(y * w + x + k);
+              return ssim::map_sample(m, a[i], b[i]);
+            };
+            const float d = ssim::window_sum(at);
+            ASSERT_TRUE(same_bits(ssim::window_sum<Sf64>(at), d)) << w << "x" << h << " map " << m;
+            hor[static_cast<std::size_t>((m * h + y) * dw + x)] = d;
+          }
+      double sums[4] = {0, 0, 0, 0};
+      Sf64 soft_sums[4] = {};
+      for (int y = 0; y < dh; ++y)
+        for (int x = 0; x < dw; ++x) {
+          float v[ssim::map_count];
+          for (int m = 0; m < ssim::map_count; ++m) {
+            const auto at = [&](int k) { return hor[static_cast<std::size_t>((m * h + y + k) * dw + x)]; };
+            v[m] = ssim::window_sum(at);
+            ASSERT_TRUE(same_bits(ssim::window_sum<Sf64>(at), v[m])) << w << "x" << h << " map " << m;
+          }
+          const ssim::Terms t = ssim::terms(v[0], v[1], v[2], v[3], v[4]);
+          const ssim::TermsOf<Sf64> st = ssim::terms<Sf64>(v[0], v[1], v[2], v[3], v[4]);
+          ASSERT_EQ(st.l.bits, std::bit_cast<std::uint64_t>(t.l)) << w << "x" << h << " at " << x << "," << y;
+          ASSERT_EQ(st.c.bits, std::bit_cast<std::uint64_t>(t.c)) << w << "x" << h << " at " << x << "," << y;
+          ASSERT_EQ(st.s.bits, std::bit_cast<std::uint64_t>(t.s)) << w << "x" << h << " at " << x << "," << y;
+          const double q[4] = {t.l * t.c * t.s, t.l, t.c, t.s};
+          const Sf64 sq[4] = {st.l * st.c * st.s, st.l, st.c, st.s};
+          for (int k = 0; k < 4; ++k) {
+            sums[k] += q[k];
+            soft_sums[k] = soft_sums[k] + sq[k];
+            ASSERT_EQ(soft_sums[k].bits, std::bit_cast<std::uint64_t>(sums[k])) << w << "x" << h << " chain " << k;
+          }
+          ++samples;
+        }
+    }
+  EXPECT_GT(samples, 10000u);
 }
 
 // compute_ssim's automatic factor: max(1, round(min(w, h) / 256)), halves up.

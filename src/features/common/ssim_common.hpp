@@ -5,7 +5,9 @@
 // means, and the dB form. docs/features/float_ssim.md and float_ms_ssim.md.
 //
 // The per-sample functions (EXACTVMAF_HD_INLINE) are the whole arithmetic; a
-// CUDA worker calls them one output per thread. SsimRows and decimate_plane
+// CUDA worker calls them one output per thread. R's doubles in them are of
+// the type T: double (the CPU, the fp64 device variant) or rmath::Sf64
+// (binary64 in integer arithmetic: the fp64-free variant, the same bits). SsimRows and decimate_plane
 // below (host only) are the CPU's loops over them: they only choose the
 // order in which outputs are computed, never the order of any sum.
 #pragma once
@@ -15,6 +17,7 @@
 #include "numeric/cr_log.hpp"
 #include "numeric/exact_ops.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/sf64.hpp"
 #include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::ssim {
@@ -47,11 +50,11 @@ EXACTVMAF_HD_INLINE float window_tap(int k) {
 // kernel is "normalized", so its scale is 1.0f and multiplies exactly).
 // at(k) is the k-th sample under the window: along a row for the horizontal
 // pass, down a column of horizontal results for the vertical pass.
-template <class At>
+template <class T = double, class At>
 EXACTVMAF_HD_INLINE float window_sum(const At& at) {
-  double sum = 0.0;
-  for (int k = 0; k < window_len; ++k) sum += static_cast<double>(at(k) * window_tap(k));
-  return static_cast<float>(sum);
+  T sum{};  // +0
+  for (int k = 0; k < window_len; ++k) sum = sum + T(at(k) * window_tap(k));
+  return rmath::f32_of(sum);
 }
 
 // The window's output size along one axis (the maps are (w-10) x (h-10)).
@@ -97,16 +100,15 @@ EXACTVMAF_HD_INLINE int decimated_size(int n, int factor) { return n / factor + 
 // KBND_SYMMETRIC elsewhere; both read the same samples whenever the
 // reflection stays inside the plane (kw / 2 <= w and <= h, which the
 // features' size checks ensure).
-template <class Taps>
+template <class T = double, class Taps>
 EXACTVMAF_HD_INLINE float decimate_sample(const Taps& taps, int kw, const float* img, int w, int h, int x, int y) {
-  double sum = 0.0;
+  T sum{};  // +0
   int k = 0;
   for (int v = kernel_first(kw); v <= kernel_last(kw); ++v) {
     const float* row = img + static_cast<std::ptrdiff_t>(reflect(y + v, h)) * w;
-    for (int u = kernel_first(kw); u <= kernel_last(kw); ++u, ++k)
-      sum += static_cast<double>(row[reflect(x + u, w)] * taps(k));
+    for (int u = kernel_first(kw); u <= kernel_last(kw); ++u, ++k) sum = sum + T(row[reflect(x + u, w)] * taps(k));
   }
-  return static_cast<float>(sum);
+  return rmath::f32_of(sum);
 }
 
 // ---- the per-pixel terms ---------------------------------------------------------
@@ -123,9 +125,11 @@ EXACTVMAF_HD_INLINE float c2() {
 }
 EXACTVMAF_HD_INLINE float c3() { return c2() / 2.0f; }
 
-struct Terms {
-  double l, c, s;
+template <class T>
+struct TermsOf {
+  T l, c, s;
 };
+using Terms = TermsOf<double>;
 
 // One pixel of _iqa_ssim's default path from the five windowed values
 // (mu_a, mu_b, the windowed a*a, b*b, a*b), upstream's types at every step:
@@ -135,12 +139,13 @@ struct Terms {
 //   c = (2.0 sigma_a sigma_b + C2) / (float)(sigma_a^2 + sigma_b^2 + C2)
 //   s = (float)((sigma_ab' + C3) / (sigma_a sigma_b + C3))          (float division)
 // where sigma_ab' is 0 when sigma_ab < 0 and sigma_a sigma_b <= 0.
-EXACTVMAF_HD_INLINE Terms terms(float mu_a, float mu_b, float aa, float bb, float ab) {
+template <class T = double>
+EXACTVMAF_HD_INLINE TermsOf<T> terms(float mu_a, float mu_b, float aa, float bb, float ab) {
   float sa = aa - mu_a * mu_a;
   float sb = bb - mu_b * mu_b;
   // MAX(0.0, x) compares in double and stores the float back (NaN kept).
-  sa = 0.0 > static_cast<double>(sa) ? 0.0f : sa;
-  sb = 0.0 > static_cast<double>(sb) ? 0.0f : sb;
+  sa = 0.0 > T(sa) ? 0.0f : sa;
+  sb = 0.0 > T(sb) ? 0.0f : sb;
   const float sab = ab - mu_a * mu_b;
   // (float)sqrt((double)p) of a float p is the correctly rounded float
   // square root: rounding first to 53 bits and then to 24 is innocuous for
@@ -151,12 +156,11 @@ EXACTVMAF_HD_INLINE Terms terms(float mu_a, float mu_b, float aa, float bb, floa
 #else
   const float sigma = __builtin_sqrtf(sa * sb);
 #endif
-  Terms t;
-  t.l = (2.0 * static_cast<double>(mu_a) * static_cast<double>(mu_b) + static_cast<double>(c1())) /
-        static_cast<double>(mu_a * mu_a + mu_b * mu_b + c1());
-  t.c = (2.0 * static_cast<double>(sigma) + static_cast<double>(c2())) / static_cast<double>(sa + sb + c2());
+  TermsOf<T> t;
+  t.l = (2.0 * T(mu_a) * T(mu_b) + T(c1())) / T(mu_a * mu_a + mu_b * mu_b + c1());
+  t.c = (2.0 * T(sigma) + T(c2())) / T(sa + sb + c2());
   const float clamped = (sab < 0.0f && sigma <= 0.0f) ? 0.0f : sab;
-  t.s = static_cast<double>((clamped + c3()) / (sigma + c3()));
+  t.s = T((clamped + c3()) / (sigma + c3()));
   return t;
 }
 
@@ -264,13 +268,24 @@ class SsimRows {
       for (int x = 0; x < dw; ++x) copy[x] = out[x];
     }
   }
+  // The samples under the window (functors rather than lambdas: window_sum
+  // is host and device code, and a .cu file compiles this class too).
+  struct AlongRow {
+    const float* src;
+    int x;
+    EXACTVMAF_HD_INLINE float operator()(int k) const { return src[x + k]; }
+  };
+  struct DownColumn {
+    const float* top;
+    int n, x;
+    EXACTVMAF_HD_INLINE float operator()(int k) const { return top[static_cast<std::ptrdiff_t>(k) * n + x]; }
+  };
   [[gnu::noinline]] static void along_row(const float* src, int n, float* __restrict out) {
-    for (int x = 0; x < n; ++x) out[x] = window_sum([&](int k) { return src[x + k]; });
+    for (int x = 0; x < n; ++x) out[x] = window_sum(AlongRow{src, x});
   }
   // The vertical pass of one output row from the 11 rows at top, top + n, ...
   [[gnu::noinline]] static void vertical(const float* top, int n, float* __restrict out) {
-    for (int x = 0; x < n; ++x)
-      out[x] = window_sum([&](int k) { return top[static_cast<std::ptrdiff_t>(k) * n + x]; });
+    for (int x = 0; x < n; ++x) out[x] = window_sum(DownColumn{top, n, x});
   }
 
   std::vector<float> ring_, products_, out_;

@@ -1,7 +1,8 @@
 // float_ms_ssim on the CPU (libvmaf's "float_ms_ssim" extractor): the luma
 // planes as floats, four low-pass decimations, and _iqa_ssim on each of the
 // five scales through the shared row loops of common/ssim_common.hpp. Frames
-// are independent; the pipeline runs one worker per thread.
+// are independent; the pipeline runs one worker per thread. The CUDA worker:
+// float_ms_ssim_cuda.cu.
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "exactvmaf/error.hpp"
+#include "features/float_ms_ssim/float_ms_ssim_cuda.hpp"
 #include "features/float_ms_ssim/float_ms_ssim_host.hpp"
 #include "features/registry.hpp"
 
@@ -74,15 +76,20 @@ FrameScores CpuFrame::compute(const PictureView& ref, const PictureView& dist, s
     ssim::decimate_plane(LpfTaps{}, lpf_len, 2, dis_[s - 1].data(), c_.w[s - 1], c_.h[s - 1], dis_[s].data(), dec_);
   }
   FrameScores f;
+  for (int s = 0; s < num_scales; ++s) f.scale[s] = rows_.run(ref_[s].data(), dis_[s].data(), c_.w[s], c_.h[s], false);
+  combine_scales(f, frame);
+  return f;
+}
+
+void combine_scales(FrameScores& f, std::uint64_t frame) {
+  f.msssim = 1.0;
   for (int s = 0; s < num_scales; ++s) {
-    f.scale[s] = rows_.run(ref_[s].data(), dis_[s].data(), c_.w[s], c_.h[s], false);
     f.msssim = combine(f.msssim, f.scale[s], s);
     // Upstream fails the frame ("ms_ssim is INFINITY"); the means are finite
     // and the exponents below 1, so this is not expected to happen.
     if (f.msssim == std::numeric_limits<double>::infinity())
       throw Error(fmt::format("--feature float_ms_ssim: frame {}: the product of scales 0..{} is infinite", frame, s));
   }
-  return f;
 }
 
 void write_outputs(const Config& c, const FrameScores& f, FrameOutput& out) {
@@ -117,6 +124,9 @@ class FloatMsSsimExtractor final : public FeatureExtractor {
   explicit FloatMsSsimExtractor(const OptionValues& o) : c_(config_from_options(o)) {}
   std::vector<std::string> init(const VideoFormat& fmt) override { return float_ms_ssim::init(c_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<FloatMsSsimWorker>(c_); }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return float_ms_ssim::make_cuda_worker(c_); }
+#endif
 
  private:
   Config c_;

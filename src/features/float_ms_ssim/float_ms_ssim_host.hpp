@@ -32,6 +32,10 @@ struct FrameScores {
   ssim::Means scale[num_scales];
 };
 
+// f.msssim from the five scales' means, left to right (combine), as
+// upstream; an Error naming `frame` when the product becomes infinite.
+void combine_scales(FrameScores& f, std::uint64_t frame);
+
 // One frame on the CPU; the planes of the five scales are kept between frames.
 class CpuFrame {
  public:

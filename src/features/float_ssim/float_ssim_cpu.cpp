@@ -1,7 +1,7 @@
 // float_ssim on the CPU (libvmaf's "float_ssim" extractor): the luma planes
 // as floats, the box decimation, and _iqa_ssim through the shared row loops
 // of common/ssim_common.hpp. Frames are independent; the pipeline runs one
-// worker per thread.
+// worker per thread. The CUDA worker: float_ssim_cuda.cu.
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "exactvmaf/error.hpp"
+#include "features/float_ssim/float_ssim_cuda.hpp"
 #include "features/float_ssim/float_ssim_host.hpp"
 #include "features/registry.hpp"
 
@@ -110,6 +111,9 @@ class FloatSsimExtractor final : public FeatureExtractor {
   explicit FloatSsimExtractor(const OptionValues& o) : c_(config_from_options(o)) {}
   std::vector<std::string> init(const VideoFormat& fmt) override { return float_ssim::init(c_, fmt); }
   std::unique_ptr<FeatureWorker> make_worker() override { return std::make_unique<FloatSsimWorker>(c_); }
+#if EXACTVMAF_FEATURE_CUDA
+  std::unique_ptr<cuda::FeatureWorker> make_cuda_worker() override { return float_ssim::make_cuda_worker(c_); }
+#endif
 
  private:
   Config c_;
