@@ -142,9 +142,14 @@ class Worker final : public FeatureWorker {
   }
   // compute_motion of one plane: scale 0's mean plus, with add_scale1, the
   // halved planes' (a float sum).
-  float plane_score(const PictureView& earlier, const PictureView& current, const Plane& pl) {
-    blur(earlier, pl, blur_a_);
+  // `reuse`: the earlier picture's blur is the one this worker kept from the
+  // frame before (upstream's blur-once order at one thread; the same floats).
+  float plane_score(const PictureView& earlier, const PictureView& current, const Plane& pl, bool reuse) {
+    std::vector<float>& kept = kept_blur_[pl.index];
+    if (reuse) blur_a_.swap(kept);
+    else blur(earlier, pl, blur_a_);
     blur(current, pl, blur_b_);
+    kept = blur_b_;
     const float scale0 = mean_abs(plane_sad(blur_a_.data(), blur_b_.data(), pl.w, pl.h), pl.w, pl.h);
     if (!c_.add_scale1) return scale0;
     halve(pl, blur_a_, half_a_);
@@ -157,6 +162,10 @@ class Worker final : public FeatureWorker {
   const Config& c_;
   FrameScores& kept_;
   std::vector<float> load_, pad_, blur_a_, blur_b_, half_a_, half_b_;
+  // The blurred reference planes of frame kept_index_ (by plane index).
+  std::vector<float> kept_blur_[3];
+  std::uint64_t kept_index_ = 0;
+  bool have_kept_ = false;
 };
 
 void Worker::extract(const FrameInput& in, FrameOutput& out) {
@@ -165,7 +174,10 @@ void Worker::extract(const FrameInput& in, FrameOutput& out) {
     if (in.prev_ref.empty())
       throw InternalError(fmt::format("internal: float_motion at frame {} got no previous frame", in.index));
     // The three planes' compute_motion results, added in double.
-    for (const Plane& pl : c_.planes) score += static_cast<double>(plane_score(in.prev_ref[0], in.ref, pl));
+    const bool reuse = have_kept_ && kept_index_ + 1 == in.index;
+    for (const Plane& pl : c_.planes) score += static_cast<double>(plane_score(in.prev_ref[0], in.ref, pl, reuse));
+    kept_index_ = in.index;
+    have_kept_ = true;
   }
   finish_frame(c_, in.index, score, out, kept_);
 }
