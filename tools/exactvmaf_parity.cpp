@@ -162,8 +162,11 @@ int run_parity(const Settings& s) {
   // Each cuda run against the cpu, labelled with the arithmetic it used.
   const auto compare_cuda = [&](const std::string& run, unsigned threads, bool graphs) {
     const ev::RunResult r = run_once(s, ev::Backend::cuda, threads, graphs, device_fp64);
-    const std::string label = fmt::format("cuda ({}, {} arithmetic, --device_fp64 {})", run,
-                                          r.cuda_fp32pair ? "fp32pair" : "fp64", s.device_fp64);
+    // Frames a worker recomputed on the host are R's bits but not the
+    // device's: say how many, so a parity run shows what the device did.
+    const std::string label =
+        fmt::format("cuda ({}, {} arithmetic, --device_fp64 {}, {} of {} frames recomputed on the host)", run,
+                    r.cuda_fp32pair ? "fp32pair" : "fp64", s.device_fp64, r.cuda_host_frames, r.frames);
     return compare(label, cpu, r, s.quiet);
   };
   bool same = compare_cuda("1 thread", 1, true);

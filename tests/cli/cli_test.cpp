@@ -389,8 +389,10 @@ TEST(ParityTool, DeviceFp64OffSaysFp32PairArithmetic) {
   if (off.exit_code == 2 && off.err.find("--backend cuda: ") != std::string::npos)
     GTEST_SKIP() << "no CUDA device: " << off.err;
   EXPECT_EQ(off.exit_code, 0) << off.out << off.err;
-  EXPECT_NE(off.out.find("cuda (1 thread, fp32pair arithmetic, --device_fp64 off) vs cpu"), std::string::npos)
+  // ... and that the device computed every frame (none recomputed on the host).
+  EXPECT_NE(off.out.find("cuda (1 thread, fp32pair arithmetic, --device_fp64 off, 0 of "), std::string::npos)
       << off.out;
+  EXPECT_NE(off.out.find(" frames recomputed on the host) vs cpu"), std::string::npos) << off.out;
   EXPECT_NE(off.out.find("PARITY: identical"), std::string::npos) << off.out;
 }
 
