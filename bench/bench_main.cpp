@@ -296,6 +296,11 @@ void register_all() {
       {true, {"vmaf_v0.6.1", "float_adm", "speed_chroma", "speed_temporal", "ciede", "ciede=lab_table=false"}, {}},
       {false, {"cambi", cambi_v1016}, {"1920x1080", "3840x2160"}},
       {true, {"cambi", cambi_v1016}, {"1920x1080", "3840x2160"}},
+      // The float features and the vmaf_float model (issue 16).
+      {false,
+       {"float_vif", "float_motion", "float_ansnr", "float_moment", "float_ssim", "float_ms_ssim", "psnr_hvs",
+        "vmaf_float_v0.6.1"},
+       {"1920x1080", "3840x2160"}},
       {false, {"vmaf_v1.0.16_3d0h"}, {"1920x1080"}},
       {true, {"vmaf_v1.0.16_3d0h"}, {"1920x1080"}},
       {false, {"vmaf_v1.0.16_3d0h_2160"}, {"3840x2160"}},
