@@ -33,6 +33,22 @@ struct PinnedMemory {
   static void release(void* p) { (void)cudaFreeHost(p); }
 };
 
+// The pieces of one float scratch buffer: take(n) gives the offset of the
+// next n floats, each piece starting on a 256-byte boundary; floats() is
+// what to allocate once every piece is taken.
+class ScratchLayout {
+ public:
+  std::size_t take(std::size_t n) {
+    const std::size_t at = floats_;
+    floats_ += (n + 63) / 64 * 64;
+    return at;
+  }
+  std::size_t floats() const { return floats_; }
+
+ private:
+  std::size_t floats_ = 0;
+};
+
 template <class T, class Memory>
 class CudaBuffer {
   static constexpr bool host_readable = std::is_same_v<Memory, PinnedMemory>;

@@ -82,20 +82,15 @@ class FloatAnsnrCudaWorker final : public cuda::FeatureWorker {
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
     cuda::require_luma_pair(frame, static_cast<unsigned>(c_.w), static_cast<unsigned>(c_.h), "float_ansnr");
-    std::size_t floats = 0;
-    auto take = [&](std::size_t n) {
-      const std::size_t at = floats;
-      floats += (n + 63) / 64 * 64;  // 256-byte aligned pieces
-      return at;
-    };
+    cuda::ScratchLayout layout;
     const std::size_t plane = static_cast<std::size_t>(c_.w) * static_cast<std::size_t>(c_.h);
-    const std::size_t at_samples[2] = {take(plane), take(plane)};
-    const std::size_t at_filtered[2] = {take(plane), take(plane)};
-    const std::size_t at_rows = take(kSums * static_cast<std::size_t>(c_.h));
-    const std::size_t at_sums = take(kSums);
-    const std::size_t at_ref_taps = take(kRefWidth * kRefWidth);
-    const std::size_t at_dis_taps = take(kDisWidth * kDisWidth);
-    scratch_ = cuda::DeviceBuffer<float>(floats);
+    const std::size_t at_samples[2] = {layout.take(plane), layout.take(plane)};
+    const std::size_t at_filtered[2] = {layout.take(plane), layout.take(plane)};
+    const std::size_t at_rows = layout.take(kSums * static_cast<std::size_t>(c_.h));
+    const std::size_t at_sums = layout.take(kSums);
+    const std::size_t at_ref_taps = layout.take(kRefWidth * kRefWidth);
+    const std::size_t at_dis_taps = layout.take(kDisWidth * kDisWidth);
+    scratch_ = cuda::DeviceBuffer<float>(layout.floats());
     float* base = scratch_.get();
     samples_ = {base + at_samples[0], base + at_samples[1]};
     filtered_ = {base + at_filtered[0], base + at_filtered[1]};

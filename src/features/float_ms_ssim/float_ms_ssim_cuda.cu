@@ -61,19 +61,14 @@ class FloatMsSsimCudaWorker final : public cuda::FeatureWorker {
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream) override {
     cuda::require_luma_pair(frame, static_cast<unsigned>(c_.w[0]), static_cast<unsigned>(c_.h[0]), "float_ms_ssim");
-    std::size_t floats = 0;
-    auto take = [&](std::size_t n) {
-      const std::size_t at = floats;
-      floats += (n + 63) / 64 * 64;  // 256-byte aligned pieces
-      return at;
-    };
+    cuda::ScratchLayout layout;
     std::size_t at_plane[num_scales][2];
     for (int s = 0; s < num_scales; ++s)
-      for (int p = 0; p < 2; ++p) at_plane[s][p] = take(static_cast<std::size_t>(c_.w[s]) * static_cast<std::size_t>(c_.h[s]));
+      for (int p = 0; p < 2; ++p) at_plane[s][p] = layout.take(static_cast<std::size_t>(c_.w[s]) * static_cast<std::size_t>(c_.h[s]));
     // Scale 0's horizontal maps are the largest; the scales use them in turn.
-    const std::size_t at_hz = take(static_cast<std::size_t>(ssim::map_count) * static_cast<std::size_t>(c_.h[0]) *
+    const std::size_t at_hz = layout.take(static_cast<std::size_t>(ssim::map_count) * static_cast<std::size_t>(c_.h[0]) *
                                    static_cast<std::size_t>(ssim::windowed_size(c_.w[0])));
-    scratch_ = cuda::DeviceBuffer<float>(floats);
+    scratch_ = cuda::DeviceBuffer<float>(layout.floats());
     float* base = scratch_.get();
     for (int s = 0; s < num_scales; ++s) plane_[s][0] = base + at_plane[s][0], plane_[s][1] = base + at_plane[s][1];
     hz_ = base + at_hz;

@@ -53,20 +53,15 @@ class FloatSsimCudaWorker final : public cuda::FeatureWorker {
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream) override {
     cuda::require_luma_pair(frame, static_cast<unsigned>(c_.w), static_cast<unsigned>(c_.h), "float_ssim");
-    std::size_t floats = 0;
-    auto take = [&](std::size_t n) {
-      const std::size_t at = floats;
-      floats += (n + 63) / 64 * 64;  // 256-byte aligned pieces
-      return at;
-    };
+    cuda::ScratchLayout layout;
     const std::size_t plane = static_cast<std::size_t>(c_.w) * static_cast<std::size_t>(c_.h);
     const std::size_t decimated = static_cast<std::size_t>(c_.dw) * static_cast<std::size_t>(c_.dh);
-    const std::size_t at_input[2] = {take(plane), take(plane)};
+    const std::size_t at_input[2] = {layout.take(plane), layout.take(plane)};
     std::size_t at_decimated[2] = {0, 0};
-    if (c_.scale > 1) at_decimated[0] = take(decimated), at_decimated[1] = take(decimated);
-    const std::size_t at_hz = take(static_cast<std::size_t>(ssim::map_count) * static_cast<std::size_t>(c_.dh) *
+    if (c_.scale > 1) at_decimated[0] = layout.take(decimated), at_decimated[1] = layout.take(decimated);
+    const std::size_t at_hz = layout.take(static_cast<std::size_t>(ssim::map_count) * static_cast<std::size_t>(c_.dh) *
                                    static_cast<std::size_t>(ssim::windowed_size(c_.dw)));
-    scratch_ = cuda::DeviceBuffer<float>(floats);
+    scratch_ = cuda::DeviceBuffer<float>(layout.floats());
     float* base = scratch_.get();
     input_[0] = base + at_input[0];
     input_[1] = base + at_input[1];

@@ -156,21 +156,16 @@ class FloatVifCudaWorker final : public cuda::FeatureWorker {
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
     cuda::require_luma_pair(frame, c_.w, c_.h, "float_vif");
-    std::size_t floats = 0;
-    auto take = [&](std::size_t n) {
-      const std::size_t at = floats;
-      floats += (n + 63) / 64 * 64;  // 256-byte aligned pieces
-      return at;
-    };
+    cuda::ScratchLayout layout;
     std::size_t at_plane[num_scales][2], at_source[2] = {0, 0}, at_vertical[5];
     for (int s = 0; s < num_scales; ++s)
-      for (int p = 0; p < 2; ++p) at_plane[s][p] = take(static_cast<std::size_t>(c_.plane_w[s]) * c_.plane_h[s]);
+      for (int p = 0; p < 2; ++p) at_plane[s][p] = layout.take(static_cast<std::size_t>(c_.plane_w[s]) * c_.plane_h[s]);
     if (c_.prescale)
-      for (int p = 0; p < 2; ++p) at_source[p] = take(static_cast<std::size_t>(c_.w) * c_.h);
-    for (int q = 0; q < 5; ++q) at_vertical[q] = take(static_cast<std::size_t>(c_.plane_w[0]) * c_.plane_h[0]);
-    const std::size_t at_rows = take(2 * static_cast<std::size_t>(c_.plane_h[0]));
-    const std::size_t at_results = take(kResults);
-    scratch_ = cuda::DeviceBuffer<float>(floats);
+      for (int p = 0; p < 2; ++p) at_source[p] = layout.take(static_cast<std::size_t>(c_.w) * c_.h);
+    for (int q = 0; q < 5; ++q) at_vertical[q] = layout.take(static_cast<std::size_t>(c_.plane_w[0]) * c_.plane_h[0]);
+    const std::size_t at_rows = layout.take(2 * static_cast<std::size_t>(c_.plane_h[0]));
+    const std::size_t at_results = layout.take(kResults);
+    scratch_ = cuda::DeviceBuffer<float>(layout.floats());
     float* base = scratch_.get();
     for (int s = 0; s < num_scales; ++s) plane_[s] = {base + at_plane[s][0], base + at_plane[s][1]};
     source_ = c_.prescale ? PlanePair{base + at_source[0], base + at_source[1]} : plane_[0];

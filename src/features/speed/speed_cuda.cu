@@ -476,19 +476,15 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
     p_.axis_y = axes_.y();
     const Dims& d = c_.dims;
     const std::size_t P = p_.planes, nb = d.num_blocks, plane = static_cast<std::size_t>(d.dec_w) * d.dec_h;
-    std::size_t floats = 0;
-    auto take = [&](std::size_t n) {
-      const std::size_t at = floats;
-      floats += (n + 63) / 64 * 64;  // 256-byte aligned pieces
-      return at;
-    };
-    const std::size_t o_dec = take(P * plane), o_resid = take(P * plane), o_means = take(P * block_elems),
-                      o_cov = take(P * block_elems * block_elems), o_eig = take(P * block_elems),
-                      o_y = take(P * block_elems * nb), o_qy = take(P * block_elems * nb),
-                      o_x = take(P * block_elems * nb), o_ent = take(P * nb), o_var = take(P * nb),
-                      o_bs = take(p_.pairs * nb), o_err = take(P), o_res = take(sizeof(Result) / sizeof(float) + 1),
-                      o_log2 = take(2 * P * nb * block_elems);
-    block_ = cuda::DeviceBuffer<float>(floats);
+    cuda::ScratchLayout layout;
+    const std::size_t o_dec = layout.take(P * plane), o_resid = layout.take(P * plane),
+                      o_means = layout.take(P * block_elems), o_cov = layout.take(P * block_elems * block_elems),
+                      o_eig = layout.take(P * block_elems), o_y = layout.take(P * block_elems * nb),
+                      o_qy = layout.take(P * block_elems * nb), o_x = layout.take(P * block_elems * nb),
+                      o_ent = layout.take(P * nb), o_var = layout.take(P * nb), o_bs = layout.take(p_.pairs * nb),
+                      o_err = layout.take(P), o_res = layout.take(sizeof(Result) / sizeof(float) + 1),
+                      o_log2 = layout.take(2 * P * nb * block_elems);
+    block_ = cuda::DeviceBuffer<float>(layout.floats());
     float* const base = block_.get();
     EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(base, 0, block_.bytes(), stream));
     s_.dec = base + o_dec;
