@@ -1,6 +1,7 @@
 // The exactvmaf command line: libvmaf's flags, libvmaf's output formats.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -309,11 +310,9 @@ int run_cli(const Settings& s) {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  Settings s;
-  CLI::App app{"exactvmaf: VMAF and its features, with the same bits on every backend (numerics R1)", "exactvmaf"};
+// Every option of one scoring run (the command line's, and each line of a
+// --batch file's).
+void add_options(CLI::App& app, Settings& s) {
   app.set_help_flag("--help", "print this help and exit");  // -h is the height, as in libvmaf
 #if EXACTVMAF_HAVE_LIBAV
   app.add_option("-r,--reference", s.ref_path,
@@ -378,6 +377,132 @@ int main(int argc, char** argv) {
   app.add_flag("-n,--no_prediction", s.no_prediction, "features only, no VMAF prediction (a model's features are still computed)");
   app.add_flag("--list-features", s.list_features, "list features and their options, then exit");
   app.add_flag("--list-models", s.list_models, "list the built-in VMAF models (-m version=NAME), then exit");
+}
+
+// One line of a --batch file: its number and its settings.
+struct BatchLine {
+  std::size_t number = 0;
+  Settings settings;
+};
+
+// Reads and checks every line of a --batch file before anything runs: each
+// non-blank line not starting with '#' holds one pair's arguments (as on the
+// command line; quotes keep a path with spaces together). A bad line stops
+// the batch here, so a typo in line 57 costs nothing. Returns the lines, or
+// prints one error per bad line and returns nullopt.
+std::optional<std::vector<BatchLine>> read_batch(const std::string& path) {
+  std::FILE* in = path == "-" ? stdin : std::fopen(path.c_str(), "r");
+  if (!in) {
+    std::fprintf(stderr, "exactvmaf: error: --batch %s: cannot open (%s)\n", path.c_str(), std::strerror(errno));
+    return std::nullopt;
+  }
+  std::vector<BatchLine> lines;
+  std::vector<std::string> errors;
+  std::string text;
+  std::size_t number = 0;
+  const auto bad = [&](const std::string& what) {
+    errors.push_back(fmt::format("--batch {} line {}: {}", path, number, what));
+  };
+  for (int c = 0; c != EOF;) {
+    text.clear();
+    while ((c = std::fgetc(in)) != EOF && c != '\n') text.push_back(static_cast<char>(c));
+    if (c == EOF && text.empty()) break;
+    ++number;
+    const auto first = text.find_first_not_of(" \t\r");
+    if (first == std::string::npos || text[first] == '#') continue;
+    BatchLine line;
+    line.number = number;
+    CLI::App app{"", "exactvmaf"};
+    add_options(app, line.settings);
+    try {
+      std::vector<std::string> args = CLI::detail::split_up(text);
+      std::reverse(args.begin(), args.end());
+      app.parse(args);
+    } catch (const CLI::ParseError& e) {
+      bad(e.what());
+      continue;
+    }
+    const Settings& ls = line.settings;
+    if (ls.list_features || ls.list_models) {
+      bad("--list-features and --list-models are not pairs");
+      continue;
+    }
+    if (ls.output.empty()) {
+      bad("-o FILE is needed: each pair of a batch writes its own report");
+      continue;
+    }
+    if (ls.ref_path == "-" || ls.dist_path == "-") {
+      bad("an input of a batch cannot be standard input (\"-\")");
+      continue;
+    }
+    for (const BatchLine& earlier : lines)
+      if (earlier.settings.output == ls.output)
+        bad(fmt::format("-o {} is line {}'s report too", ls.output, earlier.number));
+    lines.push_back(std::move(line));
+  }
+  const bool read_error = std::ferror(in) != 0;
+  if (in != stdin) std::fclose(in);
+  if (read_error) errors.push_back(fmt::format("--batch {}: read error", path));
+  if (errors.empty() && lines.empty()) errors.push_back(fmt::format("--batch {}: no pair in it", path));
+  if (!errors.empty()) {
+    for (const auto& e : errors) std::fprintf(stderr, "exactvmaf: error: %s\n", e.c_str());
+    return std::nullopt;
+  }
+  return lines;
+}
+
+// Runs the pairs of a --batch file in turn in this process (the CUDA driver
+// and device context are set up once, not once per pair); a pair that fails is
+// reported with its line and the batch goes on. 0 when every pair was
+// scored, 1 when one failed, 2 when the file is not valid (nothing ran).
+int run_batch(const std::string& path) {
+  const auto lines = read_batch(path);
+  if (!lines) return 2;
+  std::vector<std::size_t> failed;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const BatchLine& line : *lines) {
+    const Settings& ls = line.settings;
+    // The process-wide switches a line may set: back to the defaults first.
+    ev::set_simd_limit(ev::SimdLevel::avx512);
+    ev::set_fp64_emulation(false);
+    if (!ls.quiet)
+      std::fprintf(stderr, "exactvmaf: --batch %s line %zu: %s vs %s -> %s\n", path.c_str(), line.number,
+                   ls.ref_path.c_str(), ls.dist_path.c_str(), ls.output.c_str());
+    std::string error;
+    try {
+      if (run_cli(ls) != 0) error = "failed";
+    } catch (const std::bad_alloc&) {
+      error = "out of memory";
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    if (!error.empty()) {
+      std::fprintf(stderr, "exactvmaf: error: --batch %s line %zu: %s\n", path.c_str(), line.number, error.c_str());
+      failed.push_back(line.number);
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (failed.empty()) {
+    std::fprintf(stderr, "exactvmaf: --batch %s: %zu pairs scored in %.2f s\n", path.c_str(), lines->size(), seconds);
+    return 0;
+  }
+  std::string which;
+  for (std::size_t n : failed) which += (which.empty() ? "" : ", ") + std::to_string(n);
+  std::fprintf(stderr, "exactvmaf: error: --batch %s: %zu of %zu pairs failed (lines %s)\n", path.c_str(),
+               failed.size(), lines->size(), which.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  CLI::App app{"exactvmaf: VMAF and its features, with the same bits on every backend (numerics R1)", "exactvmaf"};
+  add_options(app, s);
+  std::string batch;
+  app.add_option("--batch", batch,
+                 "score many pairs in one process: FILE (or - for standard input) holds one pair's arguments per "
+                 "line, each with its own -o; blank lines and lines starting with # are skipped");
   app.add_flag_callback("-v,--version", [] {
     std::printf("exactvmaf %s (numerics %s)\n", ev::version(), ev::kNumerics);
     std::exit(0);
@@ -389,6 +514,16 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);
     std::fprintf(stderr, "exactvmaf: error: %s (see --help)\n", e.what());
     return 2;
+  }
+  if (!batch.empty()) {
+    // The pairs' options are on their lines: nothing else on this command line.
+    for (const CLI::Option* o : app.get_options())
+      if (o->count() > 0 && o->get_name() != "--batch") {
+        std::fprintf(stderr, "exactvmaf: error: --batch: %s belongs on the batch file's lines (each line holds all "
+                             "the options of its pair)\n", o->get_name().c_str());
+        return 2;
+      }
+    return run_batch(batch);
   }
   try {
     return run_cli(s);

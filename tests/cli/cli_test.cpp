@@ -363,6 +363,93 @@ TEST(CliReport, DevicesAreWrittenDirectly) {
 // with a one-line error (a missing input; a CUDA run that cannot be made, here
 // null, which has no CUDA version, or a build or machine without CUDA), apart
 // from 3, internal and CUDA errors, which the GPU checks count as failures.
+// --batch: a file of pairs, one command line each, run in one process.
+std::filesystem::path write_batch(const std::string& name, const std::string& text) {
+  const auto path = temp_dir() / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+const std::string kC03Y4m =
+    "-r " + fixture("c03_176x144_10b_420_ref.y4m") + " -d " + fixture("c03_176x144_10b_420_dist.y4m");
+
+// Each pair's report is the single command's, byte for byte (but fps); blank
+// lines and comments are skipped; the summary counts the pairs.
+TEST(CliBatch, EachReportIsTheSingleCommands) {
+  const std::vector<std::string> args = {kC01 + " -n --feature psnr --json", kC03Y4m + " --csv",
+                                         kC01 + " -m version=vmaf_v0.6.1 -m version=vmaf_4k_v0.6.1:name=vmaf_4k --xml"};
+  std::string text = "# three pairs\n\n";
+  std::vector<std::filesystem::path> outs;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    outs.push_back(temp_dir() / ("batch_" + std::to_string(i) + ".out"));
+    std::filesystem::remove(outs.back());
+    text += args[i] + " -q -o '" + outs.back().string() + "'\n";
+  }
+  const auto batch = write_batch("pairs.txt", text);
+  const CmdResult r = cli("--batch '" + batch.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("3 pairs scored"), std::string::npos) << r.err;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto single = temp_dir() / "single.out";
+    const CmdResult one = cli(args[i] + " -q -o '" + single.string() + "'");
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    const std::string got = slurp(outs[i]);
+    EXPECT_FALSE(got.empty()) << args[i];
+    EXPECT_EQ(mask_fps(got), mask_fps(slurp(single))) << args[i];
+  }
+}
+
+// A pair that fails (a missing file) is named with its line; the others are
+// scored; exit 1.
+TEST(CliBatch, AFailingPairDoesNotStopTheOthers) {
+  const auto a = temp_dir() / "ok_a.json", b = temp_dir() / "ok_b.json";
+  std::filesystem::remove(a);
+  std::filesystem::remove(b);
+  const auto batch = write_batch("failing.txt", kC01 + " -n --feature psnr -q --json -o '" + a.string() + "'\n" +
+                                                    "-r /nonexistent/ref.y4m -d /nonexistent/dist.y4m -q -o '" +
+                                                    (temp_dir() / "never.json").string() + "'\n" + kC01 +
+                                                    " -n --feature float_psnr -q --json -o '" + b.string() + "'\n");
+  const CmdResult r = cli("--batch '" + batch.string() + "'");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("failing.txt line 2: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1 of 3 pairs failed (lines 2)"), std::string::npos) << r.err;
+  EXPECT_NE(slurp(a).find("\"psnr_y\""), std::string::npos);
+  EXPECT_NE(slurp(b).find("\"float_psnr\""), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(temp_dir() / "never.json"));
+}
+
+// A line that cannot run (unknown option, no -o, an output used twice,
+// standard input) stops the batch before any pair runs: one line per error
+// naming the file and line, exit 2, no report written.
+TEST(CliBatch, BadLinesStopTheBatchBeforeAnyPair) {
+  const auto out = temp_dir() / "first.json";
+  std::filesystem::remove(out);
+  const std::string o = " -o '" + out.string() + "'";
+  const auto batch = write_batch("bad.txt", kC01 + " -n --feature psnr" + o + "\n" +      // fine
+                                                kC01 + " --no_such_option -o y.json\n" +  // line 2
+                                                kC01 + "\n" +                             // no -o
+                                                kC01 + o + "\n" +                         // line 1's -o
+                                                "-r - -d " + fixture("c01_176x144_8b_420_dist.y4m") + " -o x.json\n");
+  const CmdResult r = cli("--batch '" + batch.string() + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 4) << r.err;
+  for (const char* line : {"bad.txt line 2: ", "bad.txt line 3: -o FILE is needed", "bad.txt line 4: -o ",
+                           "bad.txt line 5: an input of a batch cannot be standard input"})
+    EXPECT_NE(r.err.find(line), std::string::npos) << line << "\n" << r.err;
+  EXPECT_NE(r.err.find("is line 1's report too"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+// The pairs' options belong on their lines; a missing or empty file is one line.
+TEST(CliBatch, UsageErrors) {
+  const auto batch = write_batch("one.txt", kC01 + " -n --feature psnr -o x.json\n");
+  const CmdResult mixed = cli("--batch '" + batch.string() + "' --threads 2");
+  EXPECT_EQ(mixed.exit_code, 2) << mixed.err;
+  EXPECT_NE(mixed.err.find("--threads belongs on the batch file's lines"), std::string::npos) << mixed.err;
+  expect_clean_error(cli("--batch /nonexistent/pairs.txt"), "--batch /nonexistent/pairs.txt: cannot open");
+  expect_clean_error(cli("--batch '" + write_batch("empty.txt", "# nothing\n\n").string() + "'"), "no pair in it");
+}
+
 TEST(ParityTool, RefusedRunsExitTwo) {
   const CmdResult missing = tool(EXACTVMAF_PARITY, "-r /nonexistent/ref.y4m -d /nonexistent/dist.y4m --feature psnr");
   EXPECT_EQ(missing.exit_code, 2) << missing.err;
