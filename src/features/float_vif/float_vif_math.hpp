@@ -46,7 +46,7 @@ EXACTVMAF_HD_INLINE float log2f_approx(float x) {
 struct StatParams {
   float gain_limit = 100.0f;  // (float)vif_enhn_gain_limit
   double sigma_nsq = 2.0;     // vif_sigma_nsq, a double
-  float sigma_max_inv = 0;    // powf(nsq, 2.0f) / (255.0 * 255.0), to float
+  float sigma_max_inv = 0;    // nsq squared (upstream: powf of nsq and 2.0f) / (255.0 * 255.0), to float
   // nsq is not a float: then R's double 1 + sigma1²/nsq lands exactly on a
   // float midpoint for several percent of sigma1² values (docs/fp64-free.md),
   // which pairs cannot see; that island goes to Sf64 directly.
