@@ -12,7 +12,9 @@ ROOT="${1:-build}"
 JOBS="$(nproc)"
 FUZZ_SECONDS="${EXACTVMAF_FUZZ_SECONDS:-60}"
 
-step() { printf '\n=== %s ===\n' "$*"; }
+T0=$(date +%s)
+# Each step's heading says how long the run has taken so far.
+step() { printf '\n=== %s (at %d s) ===\n' "$*" "$(($(date +%s) - T0))"; }
 PASSED=0
 FAILED=0
 SKIPPED=0
@@ -73,8 +75,11 @@ step "quick tests"
 run_ctest "$ROOT/release" -L quick --output-on-failure -j "$JOBS"
 
 step "sanitizer build (address,undefined)"
+# -O1 -g1 (line tables): what the sanitizers' stack traces need, at half the
+# compile time of -O2 -g on CI's two cores.
 cmake -S . -B "$ROOT/asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEXACTVMAF_CUDA=OFF \
-      -DEXACTVMAF_BENCH=OFF -DEXACTVMAF_SANITIZE=address,undefined
+      -DEXACTVMAF_BENCH=OFF -DEXACTVMAF_SANITIZE=address,undefined \
+      -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
 cmake --build "$ROOT/asan" -j "$JOBS"
 step "quick tests under sanitizers"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

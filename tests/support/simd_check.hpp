@@ -200,10 +200,11 @@ void expect_levels_agree(Run&& run, const std::string& what) {
       for (std::uint64_t f = 0; f < base.frames; ++f) {
         const auto a = r.scores.get(id, f), b = base.scores.get(id, f);
         ASSERT_EQ(a.has_value(), b.has_value()) << what;
-        if (a)
+        if (a) {
           ASSERT_TRUE(same_bits(*a, *b)) << what << " " << simd_level_name(level) << " "
                                          << base.scores.metric_name(id) << " frame " << f << ": " << *a
                                          << " vs scalar " << *b;
+        }
       }
     }
     ASSERT_EQ(r.scores.aggregates().size(), base.scores.aggregates().size()) << what;
