@@ -198,7 +198,8 @@ enum class Source { file, memory };
 // (EXACTVMAF_MODEL_DIR, the build's default, the built-in models); anything
 // else a --feature argument.
 void run_feature(benchmark::State& state, const Size& s, const std::string& feature, ev::Backend backend,
-                 ev::DeviceFp64 device_fp64, unsigned threads, Source source, bool natural) {
+                 ev::DeviceFp64 device_fp64, unsigned threads, Source source, bool natural,
+                 const std::vector<int>& gpus) {
   const auto [ref_path, dist_path] = natural ? ensure_natural_pair(s) : ensure_pair(s);
   const ev::VideoFormat fmt{s.w, s.h, ev::PixelFormat::yuv420, 8};
   const ev::RawParams raw{s.w, s.h, ev::PixelFormat::yuv420, 8};
@@ -246,6 +247,7 @@ void run_feature(benchmark::State& state, const Size& s, const std::string& feat
     o.threads = threads;
     o.backend = backend;
     o.device_fp64 = device_fp64;
+    o.gpus = gpus;
     o.cuda_timing = backend == ev::Backend::cuda;
     o.frame_cnt = frame_cap;
     try {
@@ -313,21 +315,28 @@ void register_all() {
         for (Source src : {Source::file, Source::memory}) {
           const char* src_name = src == Source::file ? "file" : "memory";
           const bool natural = set.natural;
-          auto reg = [&](ev::Backend b, ev::DeviceFp64 fp64, const char* bname, unsigned t) {
+          auto reg = [&](ev::Backend b, ev::DeviceFp64 fp64, const char* bname, unsigned t,
+                         std::vector<int> gpus = {0}) {
             benchmark::RegisterBenchmark(
                 fmt::format("{}{}/{}/{}/threads:{}/{}", feature, natural ? "@natural" : "", bname, s.name, t, src_name)
                     .c_str(),
-                [=](benchmark::State& st) { run_feature(st, s, feature, b, fp64, t, src, natural); })
+                [=](benchmark::State& st) { run_feature(st, s, feature, b, fp64, t, src, natural, gpus); })
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime()
                 ->MinTime(1.0);
           };
           for (unsigned t : cpu_threads) reg(ev::Backend::cpu, ev::DeviceFp64::automatic, "cpu", t);
-          if (have_cuda)
+          if (have_cuda) {
             for (unsigned t : cuda_threads) {
               reg(ev::Backend::cuda, ev::DeviceFp64::automatic, "cuda", t);
               reg(ev::Backend::cuda, ev::DeviceFp64::off, "cuda-fp64off", t);
             }
+            // --gpu 0,0: two entries, 2 frames in flight each, on one GPU
+            // (what several devices cost in scheduling, against threads:4);
+            // --gpu all on a machine with several GPUs (threads per GPU).
+            reg(ev::Backend::cuda, ev::DeviceFp64::automatic, "cuda-gpu0x2", 2, {0, 0});
+            if (cuda.devices.size() > 1) reg(ev::Backend::cuda, ev::DeviceFp64::automatic, "cuda-allgpus", 4, {});
+          }
         }
       }
 #if EXACTVMAF_BENCH_CUDA

@@ -18,6 +18,7 @@
 
 #include "exactvmaf/exactvmaf.hpp"
 #include "exactvmaf/model.hpp"
+#include "core/startup_trace.hpp"
 #include "io/readers.hpp"
 #include "report_file.hpp"
 #if EXACTVMAF_HAVE_LIBAV
@@ -41,7 +42,7 @@ struct Settings {
   bool json = false, xml = false, csv = false, sub = false;
   std::string precision = "legacy";
   std::string backend = "cpu";
-  int gpu = 0;
+  std::string gpu = "0";
   bool quiet = false, no_prediction = false, list_features = false, list_models = false;
   std::string simd = "auto";
   std::string device_fp64 = "auto";
@@ -99,6 +100,7 @@ std::string clock_text(double seconds) {
 }
 
 int run_cli(const Settings& s) {
+  ev::pipeline::startup_mark("main");
   if (s.list_features) {
     print_features();
     return 0;
@@ -129,8 +131,7 @@ int run_cli(const Settings& s) {
   else if (s.backend == "auto") opts.backend = ev::Backend::automatic;
   else if (s.backend == "cuda") opts.backend = ev::Backend::cuda;
   else throw ev::Error(fmt::format("--backend {}: expected cpu, cuda or auto", s.backend));
-  if (s.gpu < 0) throw ev::Error(fmt::format("--gpu {}: expected a device index (0, 1, ...)", s.gpu));
-  opts.gpu = s.gpu;
+  opts.gpus = ev::parse_gpu_list(s.gpu);
   opts.device_fp64 = ev::parse_device_fp64(s.device_fp64);
   // On the CPU, off runs the fp64-free arithmetic there (scalar kernels).
   if (opts.device_fp64 == ev::DeviceFp64::off && opts.backend == ev::Backend::cpu) ev::set_fp64_emulation(true);
@@ -158,6 +159,7 @@ int run_cli(const Settings& s) {
     }
     if (features.empty())
       throw ev::Error("no feature requested: add --feature NAME (see --list-features) or a model (-m)");
+    ev::pipeline::startup_mark("models loaded");
   };
   load("vmaf_v0.6.1");
 
@@ -233,6 +235,7 @@ int run_cli(const Settings& s) {
   auto dist = ev::open_video(s.dist_path, raw);
   const char* size_hint = "";
 #endif
+  ev::pipeline::startup_mark("inputs opened");
   {
     const ev::VideoInfo &ri = ref->info(), &di = dist->info();
     if (!(ri.format == di.format))
@@ -287,6 +290,12 @@ int run_cli(const Settings& s) {
     std::fprintf(stderr, "exactvmaf %s (numerics %s): %s of %s, %s, %u threads, %.1f fps\n", ev::version(),
                  ev::kNumerics, frames_text(result.frames).c_str(), result.format.describe().c_str(),
                  ev::backend_name(result.backend), result.threads, result.fps);
+    if (result.cuda_gpus.size() > 1) {  // --gpu with several entries: what each scored
+      std::string line = "  frames per GPU:";
+      for (std::size_t k = 0; k < result.cuda_gpus.size(); ++k)
+        line += fmt::format("{} {}: {}", k ? "," : "", result.cuda_gpus[k], result.cuda_gpu_frames[k]);
+      std::fprintf(stderr, "%s\n", line.c_str());
+    }
     for (const auto* r : {ref.get(), dist.get()}) {
       const ev::VideoInfo& i = r->info();
       if (i.codec.empty() && i.scaling.empty()) continue;
@@ -366,7 +375,9 @@ void add_options(CLI::App& app, Settings& s) {
   app.add_option("--backend", s.backend,
                  "cpu, cuda or auto (default cpu); auto: cuda when a device can run every requested feature, "
                  "else cpu with a warning");
-  app.add_option("--gpu", s.gpu, "CUDA device index for --backend cuda/auto (default 0)");
+  app.add_option("--gpu", s.gpu,
+                 "CUDA device for --backend cuda/auto: an index (default 0), indices separated by commas or all "
+                 "(frames spread over them, --threads frames in flight on each)");
   app.add_option("--device_fp64", s.device_fp64,
                  "fp64 islands on the GPU: on (the device's fp64), off (fp32 operations only, for GPUs with slow or "
                  "no fp64; with --backend cpu the CPU runs that arithmetic), auto (off where fp64 is slower than 1/8 "

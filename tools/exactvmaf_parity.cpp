@@ -34,7 +34,7 @@ struct Settings {
   std::string model_dir;
   unsigned cpu_threads = 0, cuda_threads = 0, subsample = 1;
   std::uint64_t frame_cnt = 0;
-  int gpu = 0;
+  std::string gpu = "0";
   std::string device_fp64 = "auto";
   bool no_graphs = false, quiet = false;
 };
@@ -68,7 +68,7 @@ ev::RunResult run_once(const Settings& s, ev::Backend backend, unsigned threads,
   if (!models.empty()) features = ev::model_feature_requests(models, std::move(features));
   ev::RunOptions o;
   o.backend = backend;
-  o.gpu = s.gpu;
+  o.gpus = ev::parse_gpu_list(s.gpu);
   o.threads = threads;
   o.cuda_graphs = graphs;
   o.device_fp64 = device_fp64;
@@ -153,7 +153,7 @@ bool compare(const std::string& label, const ev::RunResult& cpu, const ev::RunRe
 int run_parity(const Settings& s) {
   if (s.ref_path.empty() || s.dist_path.empty()) throw ev::Error("both -r/--reference and -d/--distorted are required");
   if (s.features.empty() && s.models.empty()) throw ev::Error("nothing requested: add --feature NAME or -m MODEL");
-  if (s.gpu < 0) throw ev::Error(fmt::format("--gpu {}: expected a device index (0, 1, ...)", s.gpu));
+  (void)ev::parse_gpu_list(s.gpu);  // a bad --gpu fails before the cpu run
   const ev::DeviceFp64 device_fp64 = ev::parse_device_fp64(s.device_fp64);
 
   const ev::RunResult cpu = run_once(s, ev::Backend::cpu, s.cpu_threads, true);
@@ -164,9 +164,14 @@ int run_parity(const Settings& s) {
     const ev::RunResult r = run_once(s, ev::Backend::cuda, threads, graphs, device_fp64);
     // Frames a worker recomputed on the host are R's bits but not the
     // device's: say how many, so a parity run shows what the device did.
-    const std::string label =
-        fmt::format("cuda ({}, {} arithmetic, --device_fp64 {}, {} of {} frames recomputed on the host)", run,
+    std::string label =
+        fmt::format("cuda ({}, {} arithmetic, --device_fp64 {}, {} of {} frames recomputed on the host", run,
                     r.cuda_fp32pair ? "fp32pair" : "fp64", s.device_fp64, r.cuda_host_frames, r.frames);
+    // With several --gpu entries: the frames each scored.
+    if (r.cuda_gpus.size() > 1)
+      for (std::size_t k = 0; k < r.cuda_gpus.size(); ++k)
+        label += fmt::format("{} GPU {}: {} frames", k == 0 ? "; " : ", ", r.cuda_gpus[k], r.cuda_gpu_frames[k]);
+    label += ")";
     return compare(label, cpu, r, s.quiet);
   };
   bool same = compare_cuda("1 thread", 1, true);
@@ -193,7 +198,7 @@ int main(int argc, char** argv) {
   app.add_option("--model_dir", s.model_dir, "directory searched first for -m version=NAME");
   app.add_option("--threads", s.cuda_threads, "also run cuda with this many threads (frames in flight)");
   app.add_option("--cpu_threads", s.cpu_threads, "threads of the cpu run (default 0: one per hardware thread)");
-  app.add_option("--gpu", s.gpu, "CUDA device index (default 0)");
+  app.add_option("--gpu", s.gpu, "CUDA device: an index (default 0), indices separated by commas or all, as exactvmaf's --gpu");
   app.add_option("--device_fp64", s.device_fp64,
                  "fp64 islands of the cuda runs: on (the device's fp64), off (fp32 operations only) or auto "
                  "(default), as exactvmaf's --device_fp64");

@@ -35,6 +35,11 @@ const char* device_fp64_name(DeviceFp64 d);  // "auto", "on", "off"
 // `option` is how the value was given ({} is the value), as backend_option.
 DeviceFp64 parse_device_fp64(std::string_view name, std::string_view option = "--device_fp64 {}");
 
+// --gpu's value: "all" (every usable device: an empty list), one index, or
+// indices separated by commas ("0,1"; one may repeat). Throws Error
+// "OPTION: expected ..." otherwise; `option` as in parse_device_fp64.
+std::vector<int> parse_gpu_list(std::string_view text, std::string_view option = "--gpu {}");
+
 struct Progress {
   std::uint64_t frames_done = 0;
   std::uint64_t frames_total = 0;  // 0 when unknown (pipes)
@@ -42,7 +47,7 @@ struct Progress {
 };
 
 struct RunOptions {
-  unsigned threads = 0;           // worker threads; 0: one per hardware thread (cuda: 4 frames in flight)
+  unsigned threads = 0;           // worker threads; 0: one per hardware thread (cuda: frames in flight per gpus entry, 0: 4)
   unsigned subsample = 1;         // output and pool every N-th frame
   std::uint64_t frame_cnt = 0;    // 0: all frames
   std::uint64_t frame_skip_ref = 0;
@@ -51,7 +56,11 @@ struct RunOptions {
   // How the backend was asked for, in messages ({} is its name): the CLI's
   // --backend, the libvmaf API's EXACTVMAF_BACKEND=...
   std::string backend_option = "--backend {}";
-  int gpu = 0;                    // CUDA device index (--gpu)
+  // CUDA devices (--gpu). With several, frames are spread over them, each
+  // entry with its own worker threads (`threads` frames in flight each) and
+  // streams, results committed in frame order: the same bits as one. An index
+  // may repeat (two entries sharing one GPU). Empty: every usable device.
+  std::vector<int> gpus = {0};
   bool cuda_graphs = true;        // replay each thread's captured launch chain; false: launch directly
   // cuda: time each frame's upload and kernels with device events (into
   // RunResult; costs a little throughput).
@@ -69,7 +78,7 @@ struct RunResult {
   double seconds = 0;             // wall time from first read to flush
   double fps = 0;                 // frames / seconds, as libvmaf reports it
   VideoFormat format;
-  unsigned threads = 0;           // worker threads actually used
+  unsigned threads = 0;           // worker threads actually used (cuda: over every gpus entry)
   Backend backend = Backend::cpu; // the backend that ran (cpu or cuda)
   // With RunOptions::cuda_timing: device milliseconds summed over frames
   // (and over the threads' streams, which overlap).
@@ -78,6 +87,10 @@ struct RunResult {
   // overflowing queue of undecided samples, a frame-wide fallback), summed
   // over features. 0 on ordinary content.
   std::uint64_t cuda_host_frames = 0;
+  // cuda: the devices that ran (RunOptions::gpus, "all" resolved) and the
+  // frames each of these entries scored.
+  std::vector<int> cuda_gpus;
+  std::vector<std::uint64_t> cuda_gpu_frames;
   // cuda: whether the kernels ran fp64-free (DeviceFp64), and their island
   // counts: evaluated on fp32 pairs, of those replayed in integer binary64,
   // evaluated in integer binary64 directly.

@@ -6,6 +6,7 @@
 // (src/backends/cuda/runner.hpp) and the frame buffers are page-locked, so
 // the readers fill memory the device copies from.
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <deque>
 #include <mutex>
@@ -19,7 +20,9 @@
 #include "core/input_stream.hpp"
 #include "core/pair_timing.hpp"
 #include "core/pipeline.hpp"
+#include "core/startup_trace.hpp"
 #include "core/worker_pool.hpp"
+#include "exactvmaf/cuda.hpp"
 #include "exactvmaf/error.hpp"
 #include "exactvmaf/run.hpp"
 #include "numeric/fpenv.hpp"
@@ -52,6 +55,24 @@ DeviceFp64 parse_device_fp64(std::string_view name, std::string_view option) {
   throw Error(fmt::format("{}: expected auto, on or off", fmt::format(fmt::runtime(option), name)));
 }
 
+std::vector<int> parse_gpu_list(std::string_view text, std::string_view option) {
+  if (text == "all") return {};
+  std::vector<int> gpus;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view item = text.substr(start, comma - start);
+    int index = -1;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), index);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || index < 0 || item[0] == '+')
+      throw Error(fmt::format("{}: expected all, a CUDA device index (0, 1, ...) or indices separated by commas",
+                              fmt::format(fmt::runtime(option), text)));
+    gpus.push_back(index);
+    if (comma == text.size()) return gpus;
+    start = comma + 1;
+  }
+}
+
 cuda::DeviceArith cuda::choose_device_arith(DeviceFp64 option, int ratio) {
   switch (option) {
     case DeviceFp64::on: return DeviceArith::fp64;
@@ -69,11 +90,32 @@ using pipeline::FrameTask;
 using pipeline::InputStream;
 using pipeline::WorkerPool;
 
+// The devices of RunOptions::gpus, "all" resolved to every device that can
+// run this build's kernels. Sets why_not when one cannot (or none exists).
+// Throws Error for an index that names no device.
+std::vector<int> usable_gpus(const RunOptions& opts, std::string& why_not) {
+  std::vector<int> gpus = opts.gpus;
+  if (gpus.empty()) {
+    const CudaStatus s = cuda_status();
+    for (const auto& d : s.devices)
+      if (cuda::device_problem(d.index).empty()) gpus.push_back(d.index);
+    if (gpus.empty()) why_not = s.devices.empty() ? s.problem : cuda::device_problem(s.devices.front().index);
+    return gpus;
+  }
+  for (const int g : gpus) {
+    why_not = cuda::device_problem(g);  // throws for a bad --gpu index
+    if (!why_not.empty()) break;
+  }
+  return gpus;
+}
+
 // The backend a run uses: cuda when asked for and possible, cpu otherwise;
-// throws Error when cuda was required but cannot run.
-Backend choose_backend(const RunOptions& opts, const std::vector<FeatureRequest>& requests) {
+// throws Error when cuda was required but cannot run. `gpus`: the devices
+// the cuda backend is to use.
+Backend choose_backend(const RunOptions& opts, const std::vector<FeatureRequest>& requests, std::vector<int>& gpus) {
   if (opts.backend == Backend::cpu) return Backend::cpu;
-  std::string why_not = cuda::device_problem(opts.gpu);  // throws for a bad --gpu index
+  std::string why_not;
+  gpus = usable_gpus(opts, why_not);
   if (why_not.empty()) {
     for (const auto& req : requests) {
       if (!req.info->has_cuda) {
@@ -127,13 +169,15 @@ struct Plan {
   std::size_t pool_size = 0;       // frame buffers per input
 };
 
-Plan make_plan(const RunOptions& opts, Backend backend, unsigned history) {
+Plan make_plan(const RunOptions& opts, Backend backend, std::size_t gpu_count, unsigned history) {
   Plan p;
-  // cuda: each worker thread is one frame in flight; four keep the H200 busy
-  // (measured: 8 and 16 are slower, docs/benchmarks.md).
-  const unsigned default_threads =
-      backend == Backend::cuda ? 4u : std::max(1u, std::thread::hardware_concurrency());
-  p.threads = opts.threads ? opts.threads : default_threads;
+  // cuda: each worker thread is one frame in flight; four per GPU keep the
+  // H200 busy (measured: 8 and 16 are slower, docs/benchmarks.md).
+  if (backend == Backend::cuda) {
+    p.threads = (opts.threads ? opts.threads : 4u) * static_cast<unsigned>(gpu_count);
+  } else {
+    p.threads = opts.threads ? opts.threads : std::max(1u, std::thread::hardware_concurrency());
+  }
   // Frames in flight: one per worker plus two ready, so no worker waits for
   // the commit thread. Few buffers keep the working set in the cache.
   p.window = static_cast<std::size_t>(p.threads) + 2;
@@ -267,6 +311,7 @@ std::uint64_t score_frames(pipeline::PairSource& source, std::uint64_t frames_to
       for (const auto& entry : r.outputs[e].entries())
         result.scores.set(extractors[e].metric_ids.at(entry.slot), committed, entry.value);
     if (hooks.on_commit) hooks.on_commit(committed, result.scores);
+    if (committed == 0) pipeline::startup_mark("first frame committed");
     ++committed;
     if (opts.on_progress)
       opts.on_progress({committed, frames_total, std::chrono::duration<double>(Clock::now() - t0).count()});
@@ -298,8 +343,10 @@ std::uint64_t score_frames(pipeline::PairSource& source, std::uint64_t frames_to
     workers.submit(std::move(task));
     ++index;
   }
+  if (index == 0) pipeline::startup_mark("no frame to score");
   recent.clear();
   while (committed < index) commit_one();
+  pipeline::startup_mark(fmt::format("last frame committed ({} frames)", committed));
   return committed;
 }
 
@@ -325,27 +372,41 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
                                                  !requests[e].options.get_bool(info.chroma_option)));
   }
 
-  const Backend backend = choose_backend(opts, requests);
+  std::vector<int> gpus;
+  pipeline::startup_mark("features initialised");
+  const Backend backend = choose_backend(opts, requests, gpus);
   result.backend = backend;
-  pipeline::ProcessorFactory make_processor = [&extractors] { return pipeline::make_cpu_processor(extractors); };
+  pipeline::startup_mark(backend == Backend::cuda ? "backend chosen: cuda (driver, contexts, kernel check)"
+                                                  : "backend chosen: cpu");
+  pipeline::ProcessorFactory make_processor = [&extractors](unsigned) {
+    return pipeline::make_cpu_processor(extractors);
+  };
   HostMemory memory;
-  cuda::RunnerStats cuda_times;  // summed by the processors as they end
-  std::mutex cuda_times_mutex;
+  pipeline::CudaTotals cuda_totals;  // summed by the processors as they end
   if (backend == Backend::cuda) {
-    memory = {true, opts.gpu};
-    cuda::RunnerOptions ro;
-    ro.gpu = opts.gpu;
-    ro.format = fmt;
-    ro.graphs = opts.cuda_graphs;
-    ro.timing = opts.cuda_timing;
-    ro.arith = cuda::choose_device_arith(
-        opts.device_fp64, opts.device_fp64 == DeviceFp64::automatic ? cuda::fp32_to_fp64_ratio(opts.gpu) : 0);
-    result.cuda_fp32pair = ro.arith == cuda::DeviceArith::fp32pair;
-    make_processor = [ro, &extractors, &cuda_times, &cuda_times_mutex] {
-      return pipeline::make_cuda_processor(ro, extractors, &cuda_times, &cuda_times_mutex);
+    memory = {true, gpus.front()};  // registered portable: every device copies from it
+    // One runner setting per gpus entry; worker thread w drives entry
+    // w % gpus.size(), so each entry has the same number of threads.
+    std::vector<cuda::RunnerOptions> entries;
+    for (const int g : gpus) {
+      cuda::RunnerOptions ro;
+      ro.gpu = g;
+      ro.format = fmt;
+      ro.graphs = opts.cuda_graphs;
+      ro.timing = opts.cuda_timing;
+      ro.arith = cuda::choose_device_arith(
+          opts.device_fp64, opts.device_fp64 == DeviceFp64::automatic ? cuda::fp32_to_fp64_ratio(g) : 0);
+      result.cuda_fp32pair = result.cuda_fp32pair || ro.arith == cuda::DeviceArith::fp32pair;
+      entries.push_back(ro);
+    }
+    cuda_totals.entry_frames.assign(gpus.size(), 0);
+    result.cuda_gpus = gpus;
+    make_processor = [entries, &extractors, &cuda_totals](unsigned worker) {
+      const std::size_t entry = worker % entries.size();
+      return pipeline::make_cuda_processor(entries[entry], entry, extractors, &cuda_totals);
     };
   }
-  const Plan plan = make_plan(opts, backend, history);
+  const Plan plan = make_plan(opts, backend, gpus.size(), history);
   result.threads = plan.threads;
 
   const auto t0 = Clock::now();
@@ -358,11 +419,13 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   needs.threads = plan.threads;
   needs.cuda_fp32pair = result.cuda_fp32pair;
   source.start(needs);
+  pipeline::startup_mark("inputs started (buffers allocated and pinned, readers running)");
   result.frames = score_frames(source, source.frames_total(), history, plan, extractors, make_processor, opts, hooks,
                                result, t0);
 
   for (auto& e : extractors) e.impl->flush(result.scores);
   result.scores.order_metrics_by_first_write();
+  const cuda::RunnerStats& cuda_times = cuda_totals.stats;
   result.cuda_upload_ms = cuda_times.upload_ms;
   result.cuda_kernel_ms = cuda_times.kernel_ms;
   result.cuda_host_frames = cuda_times.host_frames;
@@ -370,6 +433,7 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   result.cuda_replays = cuda_times.arith.replays;
   result.cuda_exact_islands = cuda_times.arith.exact_islands;
   result.cuda_host_samples = cuda_times.arith.host_samples;
+  result.cuda_gpu_frames = cuda_totals.entry_frames;
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   result.fps = result.seconds > 0 ? static_cast<double>(result.frames) / result.seconds : 0;
   return result;

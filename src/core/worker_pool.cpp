@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <span>
 
+#include <fmt/format.h>
+
+#include "core/startup_trace.hpp"
 #include "exactvmaf/error.hpp"
 #include "numeric/fpenv.hpp"
 
@@ -33,29 +36,32 @@ class CpuProcessor final : public FrameProcessor {
 
 class CudaProcessor final : public FrameProcessor {
  public:
-  CudaProcessor(const cuda::RunnerOptions& opts, const std::vector<Extractor>& extractors, cuda::RunnerStats* total,
-                std::mutex* total_mutex)
-      : total_(total), total_mutex_(total_mutex) {
+  CudaProcessor(const cuda::RunnerOptions& opts, std::size_t entry, const std::vector<Extractor>& extractors,
+                CudaTotals* totals)
+      : entry_(entry), totals_(totals) {
     std::vector<cuda::RunnerFeature> features;
     for (const auto& e : extractors) features.push_back({e.impl.get(), e.history});
     runner_ = cuda::make_frame_runner(opts, features);
   }
   ~CudaProcessor() override {
     const cuda::RunnerStats s = runner_->stats();
-    std::lock_guard lock(*total_mutex_);
-    total_->upload_ms += s.upload_ms;
-    total_->kernel_ms += s.kernel_ms;
-    total_->host_frames += s.host_frames;
-    total_->arith += s.arith;
+    std::lock_guard lock(totals_->mutex);
+    totals_->stats.upload_ms += s.upload_ms;
+    totals_->stats.kernel_ms += s.kernel_ms;
+    totals_->stats.host_frames += s.host_frames;
+    totals_->stats.arith += s.arith;
+    totals_->entry_frames.at(entry_) += frames_;
   }
   void process(const FrameInput& in, const std::vector<bool>& active, FrameResult& result) override {
     runner_->run(in, active, result.outputs);
+    ++frames_;
   }
 
  private:
   std::unique_ptr<cuda::FrameRunner> runner_;
-  cuda::RunnerStats* total_;
-  std::mutex* total_mutex_;
+  std::size_t entry_;
+  CudaTotals* totals_;
+  std::uint64_t frames_ = 0;
 };
 
 }  // namespace
@@ -64,16 +70,15 @@ std::unique_ptr<FrameProcessor> make_cpu_processor(std::vector<Extractor>& extra
   return std::make_unique<CpuProcessor>(extractors);
 }
 
-std::unique_ptr<FrameProcessor> make_cuda_processor(const cuda::RunnerOptions& opts,
-                                                    const std::vector<Extractor>& extractors,
-                                                    cuda::RunnerStats* total, std::mutex* total_mutex) {
-  return std::make_unique<CudaProcessor>(opts, extractors, total, total_mutex);
+std::unique_ptr<FrameProcessor> make_cuda_processor(const cuda::RunnerOptions& opts, std::size_t entry,
+                                                    const std::vector<Extractor>& extractors, CudaTotals* totals) {
+  return std::make_unique<CudaProcessor>(opts, entry, extractors, totals);
 }
 
 WorkerPool::WorkerPool(unsigned n, std::vector<Extractor>& extractors, ProcessorFactory make_processor,
                        std::function<void()> on_done)
-    : extractors_(extractors), make_processor_(std::move(make_processor)), on_done_(std::move(on_done)) {
-  for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { loop(); });
+    : extractors_(extractors), make_processor_(std::move(make_processor)), on_done_(std::move(on_done)), starting_(n) {
+  for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this, i] { loop(i); });
 }
 
 WorkerPool::~WorkerPool() {
@@ -114,13 +119,22 @@ FrameResult WorkerPool::take(std::uint64_t index) {
   return r;
 }
 
-void WorkerPool::loop() {
+void WorkerPool::loop(unsigned worker) {
   FpEnvGuard env;
   std::unique_ptr<FrameProcessor> processor;
   try {
-    processor = make_processor_();
+    processor = make_processor_(worker);
+    startup_mark(fmt::format("worker {} ready (cuda: its stream, device buffers, tables)", worker));
   } catch (...) {
     fail(std::current_exception());  // the run stops at the next take(); tasks here are dropped
+  }
+  {
+    // No worker takes a frame before every processor is made: otherwise the
+    // workers whose device is ready first (one GPU of several, say) would
+    // take every frame of a short clip.
+    std::unique_lock lock(mutex_);
+    if (--starting_ == 0) start_cv_.notify_all();
+    start_cv_.wait(lock, [&] { return starting_ == 0; });
   }
   std::vector<PictureView> prev_ref, prev_dist;
   std::vector<bool> active(extractors_.size());
@@ -152,6 +166,7 @@ void WorkerPool::loop() {
       for (std::size_t e = 0; e < extractors_.size(); ++e)
         active[e] = !task.subsampled_out || extractors_[e].every_frame;
       processor->process(in, active, result);
+      if (task.index == 0) startup_mark(fmt::format("first frame scored (worker {}; cuda: with its graph capture)", worker));
     } catch (...) {
       fail(std::current_exception());
     }

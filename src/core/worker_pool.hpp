@@ -45,16 +45,23 @@ class FrameProcessor {
   virtual void process(const FrameInput& in, const std::vector<bool>& active, FrameResult& result) = 0;
 };
 
-using ProcessorFactory = std::function<std::unique_ptr<FrameProcessor>()>;
+// Called once on each worker thread, with the thread's number (0, 1, ...).
+using ProcessorFactory = std::function<std::unique_ptr<FrameProcessor>(unsigned worker)>;
 
 // Every extractor's CPU worker.
 std::unique_ptr<FrameProcessor> make_cpu_processor(std::vector<Extractor>& extractors);
 
-// One CUDA frame runner; adds its statistics to *total (under *total_mutex)
-// when it ends.
-std::unique_ptr<FrameProcessor> make_cuda_processor(const cuda::RunnerOptions& opts,
-                                                    const std::vector<Extractor>& extractors,
-                                                    cuda::RunnerStats* total, std::mutex* total_mutex);
+// What a run's CUDA frame runners measured, summed as each ends.
+struct CudaTotals {
+  std::mutex mutex;
+  cuda::RunnerStats stats;
+  std::vector<std::uint64_t> entry_frames;  // per RunOptions::gpus entry
+};
+
+// One CUDA frame runner for entry `entry` of the run's devices; adds its
+// statistics to *totals when it ends.
+std::unique_ptr<FrameProcessor> make_cuda_processor(const cuda::RunnerOptions& opts, std::size_t entry,
+                                                    const std::vector<Extractor>& extractors, CudaTotals* totals);
 
 class WorkerPool {
  public:
@@ -73,7 +80,7 @@ class WorkerPool {
   bool ready(std::uint64_t index);
 
  private:
-  void loop();
+  void loop(unsigned worker);
   void fail(std::exception_ptr e);
 
   std::vector<Extractor>& extractors_;
@@ -81,7 +88,8 @@ class WorkerPool {
   std::function<void()> on_done_;
   std::vector<std::thread> threads_;
   std::mutex mutex_;
-  std::condition_variable cv_, done_cv_;
+  std::condition_variable cv_, done_cv_, start_cv_;
+  unsigned starting_;  // workers still making their processor
   std::deque<FrameTask> tasks_;
   std::map<std::uint64_t, FrameResult> results_;
   std::size_t in_flight_ = 0;

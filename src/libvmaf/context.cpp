@@ -230,7 +230,7 @@ void VmafContext::start(const VideoFormat& format, Lock& lock) {
   opts.backend = backend();
   const char* env = std::getenv("EXACTVMAF_BACKEND");
   opts.backend_option = env != nullptr && *env != '\0' ? "EXACTVMAF_BACKEND={}" : "the CUDA request (backend {})";
-  opts.gpu = cuda_ ? cuda_->device : 0;
+  opts.gpus = {cuda_ ? cuda_->device : 0};
   opts.device_fp64 = device_fp64();
   // As the CLI: off on the CPU runs the fp64-free arithmetic there (process-wide).
   if (opts.device_fp64 == DeviceFp64::off && opts.backend == Backend::cpu) set_fp64_emulation(true);

@@ -151,6 +151,109 @@ TEST(CudaMotion, SyntheticSizesAndExtremes) {
   }
 }
 
+// ---- several --gpu entries ---------------------------------------------------
+
+// Two and three entries on the one GPU of the test machine: the scheduling
+// of several devices (worker w on entry w % n, one frame queue, commits in
+// frame order) gives the CPU's bits on every fixture pair.
+TEST(CudaMultiGpu, EntriesSharingOneGpuGiveTheSameBitsOnEveryFixture) {
+  REQUIRE_CUDA_DEVICE();
+  const std::vector<std::string> f = {"motion=debug=true", "vif", "adm"};
+  for (const auto& pair : fixture_pairs()) {
+    RunOptions cpu_opts;
+    cpu_opts.threads = 1;
+    const RunResult cpu = run_fixture(pair, f, cpu_opts);
+    for (const std::vector<int>& gpus : {std::vector<int>{0, 0}, std::vector<int>{0, 0, 0}}) {
+      RunOptions o;
+      o.backend = Backend::cuda;
+      o.gpus = gpus;
+      o.threads = 2;
+      const RunResult gpu = run_fixture(pair, f, o);
+      const std::string what = fmt::format("{} on --gpu {}", pair.name, fmt::join(gpus, ","));
+      EXPECT_GT(expect_same_bits(cpu, gpu, what), 0u);
+      EXPECT_EQ(gpu.threads, 2u * gpus.size()) << what;
+      EXPECT_EQ(gpu.cuda_gpus, gpus) << what;
+    }
+  }
+}
+
+// Every entry scores frames (the workers start together) and the counts add
+// up to the clip; the bits are the CPU's.
+TEST(CudaMultiGpu, EveryEntryScoresFramesOfALongerClip) {
+  REQUIRE_CUDA_DEVICE();
+  const VideoFormat fmt{320, 180, PixelFormat::yuv420, 8};
+  constexpr std::uint64_t kFrames = 48;
+  auto content = [](std::uint64_t frame, unsigned plane, unsigned x, unsigned y) -> unsigned {
+    return static_cast<unsigned>((x * 3 + y * 5 + frame * 7 + plane * 11 + (x * y) % 13) & 255u);
+  };
+  auto run_with = [&](const RunOptions& o) {
+    SyntheticReader ref("ref", fmt, kFrames, content),
+        dist("dist", fmt, kFrames, [&](std::uint64_t f, unsigned p, unsigned x, unsigned y) {
+          return content(f, p, x, y) ^ ((x + y + f) % 5 == 0 ? 3u : 0u);
+        });
+    std::vector<FeatureRequest> req{parse_feature_request("motion=debug=true"), parse_feature_request("vif"),
+                                    parse_feature_request("adm")};
+    return run(ref, dist, std::move(req), o);
+  };
+  RunOptions cpu_opts;
+  cpu_opts.threads = 1;
+  const RunResult cpu = run_with(cpu_opts);
+  RunOptions o;
+  o.backend = Backend::cuda;
+  o.gpus = {0, 0};
+  o.threads = 2;
+  const RunResult gpu = run_with(o);
+  EXPECT_GT(expect_same_bits(cpu, gpu, "48 frames on --gpu 0,0"), 0u);
+  ASSERT_EQ(gpu.cuda_gpu_frames.size(), 2u);
+  EXPECT_GT(gpu.cuda_gpu_frames[0], 0u);
+  EXPECT_GT(gpu.cuda_gpu_frames[1], 0u);
+  EXPECT_EQ(gpu.cuda_gpu_frames[0] + gpu.cuda_gpu_frames[1], kFrames);
+}
+
+// "all" is every usable device: the CPU's bits where there is one, and
+// --backend auto's fallback where there is none.
+TEST(CudaMultiGpu, AllDevicesOrTheFallback) {
+  const auto pair = fixture_pair("c01_176x144_8b_420");
+  ASSERT_TRUE(pair);
+  std::vector<std::string> warnings;
+  RunOptions o;
+  o.backend = Backend::automatic;
+  o.gpus = {};
+  o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+  const RunResult r = run_fixture(*pair, {"motion"}, o);
+  RunOptions cpu_opts;
+  cpu_opts.threads = 1;
+  expect_same_bits(run_fixture(*pair, {"motion"}, cpu_opts), r, "--gpu all");
+  if (device_problem().empty()) {
+    EXPECT_EQ(r.backend, Backend::cuda);
+    EXPECT_EQ(r.cuda_gpus.size(), cuda_status().devices.size());
+    EXPECT_TRUE(warnings.empty());
+  } else {
+    EXPECT_EQ(r.backend, Backend::cpu);
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find(device_problem()), std::string::npos) << warnings[0];
+  }
+}
+
+TEST(GpuList, ParsesAllIndicesAndLists) {
+  EXPECT_EQ(parse_gpu_list("all"), std::vector<int>{});
+  EXPECT_EQ(parse_gpu_list("0"), std::vector<int>{0});
+  EXPECT_EQ(parse_gpu_list("3"), std::vector<int>{3});
+  EXPECT_EQ(parse_gpu_list("1,0,1"), (std::vector<int>{1, 0, 1}));
+}
+
+TEST(GpuList, RejectsAnythingElseNamingTheOption) {
+  for (const char* bad : {"", "-1", "1,", ",1", "1,,2", "a", "1.5", "+1", " 1", "1 ", "ALL", "0x1", "99999999999"}) {
+    try {
+      (void)parse_gpu_list(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), fmt::format("--gpu {}: expected all, a CUDA device index (0, 1, ...) or "
+                                                   "indices separated by commas", bad));
+    }
+  }
+}
+
 // ---- backend choice and errors (every build) --------------------------------
 
 TEST(CudaBackend, AutoFallsBackToCpuWithOneWarning) {
@@ -250,6 +353,14 @@ std::string c01_args() {
          (fixtures_dir() / "c01_176x144_8b_420_dist.yuv").string() + "' -w 176 -h 144 -p 420 -b 8 -q --json";
 }
 
+// A JSON report without its "fps" line, the one line two backends' reports
+// may differ in.
+std::string without_fps(std::string s) {
+  const auto at = s.find("\"fps\"");
+  if (at != std::string::npos) s.erase(at, s.find('\n', at) - at);
+  return s;
+}
+
 void expect_one_line_error(const CmdResult& r, const std::string& fragment) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find(fragment), std::string::npos) << "stderr: " << r.err;
@@ -268,6 +379,30 @@ TEST(CudaCli, BadGpuIndexExitsWithOne) {
   expect_one_line_error(r, device_problem().empty() ? "--gpu 99: no such CUDA device" : "--backend cuda: ");
 }
 
+TEST(CudaCli, BadGpuListExitsWithOne) {
+  expect_one_line_error(cli(c01_args() + " -n --feature motion --backend cuda --gpu 0,x"),
+                        "--gpu 0,x: expected all, a CUDA device index");
+  const CmdResult r = cli(c01_args() + " -n --feature motion --backend cuda --gpu 0,99");
+  expect_one_line_error(r, device_problem().empty() ? "--gpu 99: no such CUDA device" : "--backend cuda: ");
+}
+
+// Two entries on one GPU: the same report as the CPU, and the frames each
+// entry scored on stderr.
+TEST(CudaCli, TwoGpuEntriesReportTheirFrames) {
+  REQUIRE_CUDA_DEVICE();
+  std::string args = c01_args();
+  args.erase(args.find(" -q"), 3);
+  const std::string f = " -n --feature motion=debug=true --precision max";
+  const CmdResult cpu = cli(args + f + " --backend cpu");
+  const CmdResult gpu = cli(args + f + " --backend cuda --gpu 0,0 --threads 2");
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
+  EXPECT_EQ(without_fps(gpu.out), without_fps(cpu.out));
+  EXPECT_NE(gpu.err.find("cuda, 4 threads"), std::string::npos) << gpu.err;
+  EXPECT_NE(gpu.err.find("frames per GPU: 0: "), std::string::npos) << gpu.err;
+  EXPECT_EQ(cpu.err.find("frames per GPU"), std::string::npos) << cpu.err;
+}
+
 TEST(CudaCli, CudaOutputEqualsCpuOutput) {
   REQUIRE_CUDA_DEVICE();
   const std::string f = " -n --feature motion=debug=true --precision max";
@@ -275,12 +410,6 @@ TEST(CudaCli, CudaOutputEqualsCpuOutput) {
   const CmdResult gpu = cli(c01_args() + f + " --backend cuda --threads 3");
   ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
   ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
-  // The JSON differs only in its "fps" line.
-  auto without_fps = [](std::string s) {
-    const auto at = s.find("\"fps\"");
-    if (at != std::string::npos) s.erase(at, s.find('\n', at) - at);
-    return s;
-  };
   EXPECT_EQ(without_fps(gpu.out), without_fps(cpu.out));
   EXPECT_NE(cpu.out.find("integer_motion2"), std::string::npos);
 }

@@ -15,6 +15,10 @@ run() {  # name binary args... (a binary the bundle lacks is left out)
   echo "$n: rc=$rc $(( $(date +%s) - t0 ))s $(grep -E '^\[  (PASSED|FAILED) ' $L/$n.log | tr '\n' ' ')" | tee -a $S
   grep -E '^\[  FAILED  \] [A-Za-z]' $L/$n.log | sort -u | head -8 | sed 's/^/  /' | tee -a $S
 }
+# PARITY_ONLY=1: the parity sets only (tests/backends/device_multi_gpu.sh);
+# PARITY_GPU: exactvmaf-parity's --gpu (default 0; "0,0" spreads the cuda
+# runs over two entries on one GPU).
+if [ -z "${PARITY_ONLY:-}" ]; then
 # the new and the blind-written workers, in parallel (16 cores, one GPU)
 run float_vif_motion $U/float_vif_motion_cuda_test &
 run ansnr_moment $U/ansnr_moment_cuda_test &
@@ -24,6 +28,7 @@ run fp32pair $U/fp32pair_cuda_test --gtest_filter='*float_vif*:DeviceFp64Choice*
 wait
 PATH=/usr/local/cuda/bin:$PATH tests/numeric/fp64_free_check.sh sass $U/exactvmaf-parity > $L/sass.log 2>&1; echo "sass: rc=$? $(tail -1 $L/sass.log)" | tee -a $S
 grep '^FAIL' $L/sass.log | head | tee -a $S
+fi
 # parity sets of the float features and the float model, fp64 on and off
 python3 - tests/fixtures/manifest.json > $L/pairs.txt <<'PY'
 import json, os, sys
@@ -55,10 +60,10 @@ mkdir -p $L/par
 job() {
   IFS='|' read -r n fp64 name r d raw f <<< "$1"
   if [[ $f == -m_* ]]; then a=(-m "${f#-m_}"); else a=(--feature "$f"); fi
-  $U/exactvmaf-parity -r $r -d $d $raw "${a[@]}" --threads 4 --cpu_threads 2 --no_graphs --device_fp64 $fp64 > $L/par/$n.log 2>&1
+  $U/exactvmaf-parity -r $r -d $d $raw "${a[@]}" --threads 4 --cpu_threads 2 --no_graphs --device_fp64 $fp64 --gpu "${PARITY_GPU:-0}" > $L/par/$n.log 2>&1
   echo "$? $fp64 $name $f" > $L/par/$n.rc
 }
-export -f job; export U L
+export -f job; export U L PARITY_GPU
 t0=$(date +%s)
 tr '\n' '\0' < $L/jobs.txt | timeout ${PARITY_SECONDS:-1800} xargs -0 -P 14 -I{} bash -c 'job "$@"' _ {}
 for fp64 in on off; do

@@ -450,6 +450,37 @@ TEST(CliBatch, UsageErrors) {
   expect_clean_error(cli("--batch '" + write_batch("empty.txt", "# nothing\n\n").string() + "'"), "no pair in it");
 }
 
+// EXACTVMAF_STARTUP_TRACE=1: the start-up phases on stderr, in order, at
+// non-decreasing times since the process began; nothing without it.
+TEST(StartupTrace, PhasesInOrderOnlyWhenAsked) {
+  const std::string args = kC01 + " -n --feature psnr --json -q";
+  const CmdResult plain = cli(args);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.err.find("startup:"), std::string::npos) << plain.err;
+  const CmdResult traced = tool("/usr/bin/env", "EXACTVMAF_STARTUP_TRACE=1 '" + std::string(EXACTVMAF_CLI) + "' " + args);
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  EXPECT_EQ(mask_fps(traced.out), mask_fps(plain.out));
+  const std::vector<std::string> phases = {"main", "models loaded", "inputs opened", "features initialised",
+                                           "backend chosen: cpu", "inputs started", "worker 0 ready",
+                                           "first frame committed", "last frame committed (10 frames)"};
+  std::istringstream lines(traced.err);
+  std::string line;
+  std::size_t next = 0;
+  double last_ms = -1;
+  while (std::getline(lines, line)) {
+    ASSERT_EQ(line.rfind("startup: ", 0), 0u) << line;
+    const double ms = std::stod(line.substr(9));
+    EXPECT_LT(ms, 60000) << line;
+    if (next < phases.size() && line.find(" ms " + phases[next]) != std::string::npos) {
+      EXPECT_GE(ms, last_ms) << line;  // these phases follow one another
+      last_ms = ms;
+      ++next;
+    }
+  }
+  EXPECT_EQ(next, phases.size()) << "phase not found in order: " << (next < phases.size() ? phases[next] : "")
+                                 << "\n" << traced.err;
+}
+
 TEST(ParityTool, RefusedRunsExitTwo) {
   const CmdResult missing = tool(EXACTVMAF_PARITY, "-r /nonexistent/ref.y4m -d /nonexistent/dist.y4m --feature psnr");
   EXPECT_EQ(missing.exit_code, 2) << missing.err;
