@@ -273,6 +273,7 @@ int run_cli(const Settings& s) {
   }
 
   ev::RunResult result = ev::run(*ref, *dist, std::move(features), opts);
+  ev::pipeline::startup_mark("run returned (workers, device buffers and frame pool released)");
   if (tty) std::fprintf(stderr, "\n");
   if (result.frames == 0) throw ev::Error(fmt::format("{}: no frames to score", s.ref_path));
   if (!s.no_prediction) ev::predict(models, result.scores, result.frames, s.subsample);
@@ -285,6 +286,7 @@ int run_cli(const Settings& s) {
   meta.scaling = scaling;
   if (!ev::write_report(out, out_fmt, result, meta, nf)) out_file.fail_write();
   out_file.commit();
+  ev::pipeline::startup_mark("report written");
 
   if (!s.quiet) {
     std::fprintf(stderr, "exactvmaf %s (numerics %s): %s of %s, %s, %u threads, %.1f fps\n", ev::version(),
