@@ -97,12 +97,19 @@ std::vector<int> usable_gpus(const RunOptions& opts, std::string& why_not) {
   std::vector<int> gpus = opts.gpus;
   if (gpus.empty()) {
     const CudaStatus s = cuda_status();
-    for (const auto& d : s.devices)
-      if (cuda::device_problem(d.index).empty()) gpus.push_back(d.index);
-    if (gpus.empty()) why_not = s.devices.empty() ? s.problem : cuda::device_problem(s.devices.front().index);
+    why_not = s.problem;
+    for (const auto& d : s.devices) {
+      std::string problem = cuda::device_problem(d.index);
+      if (problem.empty()) gpus.push_back(d.index);
+      else if (why_not.empty()) why_not = std::move(problem);  // the first reason, should no device be usable
+    }
+    if (!gpus.empty()) why_not.clear();
     return gpus;
   }
+  std::vector<int> checked;  // each device once, though an index may repeat
   for (const int g : gpus) {
+    if (std::find(checked.begin(), checked.end(), g) != checked.end()) continue;
+    checked.push_back(g);
     why_not = cuda::device_problem(g);  // throws for a bad --gpu index
     if (!why_not.empty()) break;
   }
