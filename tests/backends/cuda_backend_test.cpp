@@ -334,12 +334,12 @@ std::string slurp(const std::filesystem::path& p) {
   return ss.str();
 }
 
-CmdResult cli(const std::string& args) {
+// env: "NAME=value ..." set for the command.
+CmdResult cli(const std::string& args, const std::string& env = "") {
   const auto dir = std::filesystem::temp_directory_path() / ("exactvmaf_backend_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-  const std::string cmd =
-      std::string("'") + EXACTVMAF_CLI + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
+  const std::string cmd = (env.empty() ? "" : "env " + env + " ") + "'" + EXACTVMAF_CLI + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
   const int status = std::system(cmd.c_str());
   CmdResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -412,6 +412,35 @@ TEST(CudaCli, CudaOutputEqualsCpuOutput) {
   ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
   EXPECT_EQ(without_fps(gpu.out), without_fps(cpu.out));
   EXPECT_NE(cpu.out.find("integer_motion2"), std::string::npos);
+}
+
+// A CUDA run ends with std::_Exit (no context teardown): the report file and
+// standard output must still be complete; EXACTVMAF_FULL_EXIT=1 exits the
+// ordinary way.
+TEST(CudaCli, ExitWithoutTeardownKeepsEveryOutput) {
+  REQUIRE_CUDA_DEVICE();
+  const std::string f = " -n --feature motion=debug=true --precision max";
+  const CmdResult cpu = cli(c01_args() + f + " --backend cpu");
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  const auto report = std::filesystem::temp_directory_path() /
+                      ("exactvmaf_backend_test_quick_exit_" + std::to_string(::getpid()) + ".json");
+  for (const std::string env : {"EXACTVMAF_STARTUP_TRACE=1", "EXACTVMAF_STARTUP_TRACE=1 EXACTVMAF_FULL_EXIT=1"}) {
+    SCOPED_TRACE(env);
+    std::filesystem::remove(report);
+    const CmdResult to_file = cli(c01_args() + f + " --backend cuda -o '" + report.string() + "'", env);
+    ASSERT_EQ(to_file.exit_code, 0) << to_file.err;
+    EXPECT_EQ(without_fps(slurp(report)), without_fps(cpu.out));
+    const bool quick = to_file.err.find("exit without CUDA teardown") != std::string::npos;
+    EXPECT_EQ(quick, env.find("FULL_EXIT") == std::string::npos) << to_file.err;
+    const CmdResult to_stdout = cli(c01_args() + f + " --backend cuda", env);
+    ASSERT_EQ(to_stdout.exit_code, 0) << to_stdout.err;
+    EXPECT_EQ(without_fps(to_stdout.out), without_fps(cpu.out));
+  }
+  std::filesystem::remove(report);
+  // A CPU run keeps the ordinary exit (leak checkers run in its exit handlers).
+  const CmdResult traced_cpu = cli(c01_args() + f + " --backend cpu", "EXACTVMAF_STARTUP_TRACE=1");
+  ASSERT_EQ(traced_cpu.exit_code, 0) << traced_cpu.err;
+  EXPECT_EQ(traced_cpu.err.find("exit without CUDA teardown"), std::string::npos) << traced_cpu.err;
 }
 
 }  // namespace

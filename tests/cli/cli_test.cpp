@@ -477,6 +477,8 @@ TEST(StartupTrace, PhasesInOrderOnlyWhenAsked) {
       ++next;
     }
   }
+  // Only a CUDA run skips the exit handlers.
+  EXPECT_EQ(traced.err.find("exit without CUDA teardown"), std::string::npos) << traced.err;
   EXPECT_EQ(next, phases.size()) << "phase not found in order: " << (next < phases.size() ? phases[next] : "")
                                  << "\n" << traced.err;
 }
