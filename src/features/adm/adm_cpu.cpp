@@ -172,16 +172,21 @@ void AdmWorker::allocate() {
   const int bw = band_size(static_cast<int>(c_.w)), bh = band_size(static_cast<int>(c_.h));
   stride_ = bw;
   const auto n = static_cast<std::size_t>(bw) * static_cast<std::size_t>(bh);
+  // Scales 1-3 (the 32-bit planes) keep the scale 0 band stride but have at
+  // most band_size(bh) rows: about half the memory (and page zeroing) of n.
+  // 64 entries of slack: the last row is now the buffer's end, and vector
+  // kernels may load a few entries past a row.
+  const auto n123 = static_cast<std::size_t>(bw) * static_cast<std::size_t>(band_size(bh)) + 64;
   lo16_.resize(c_.w);
   hi16_.resize(c_.w);
   for (auto* v : {&lo32_[0], &hi32_[0], &lo32_[1], &hi32_[1]}) v->resize(static_cast<std::size_t>(bw));
   ref_a16_.resize(n);
   dis_a16_.resize(n);
   for (auto* b : {&ref16_, &dis16_, &r16_, &a16_, &csf_dst16_, &csf_flt16_}) b->resize(n);
-  for (auto* b : {&ref32_, &dis32_, &r32_, &a32_, &csf_dst32_, &csf_flt32_}) b->resize(n);
+  for (auto* b : {&ref32_, &dis32_, &r32_, &a32_, &csf_dst32_, &csf_flt32_}) b->resize(n123);
   for (int k = 0; k < 2; ++k) {
-    ref_a_[k].resize(n);
-    dis_a_[k].resize(n);
+    ref_a_[k].resize(n123);
+    dis_a_[k].resize(n123);
   }
   allocated_ = true;
 }

@@ -6,6 +6,8 @@
 #if EXACTVMAF_SIMD_X86
 #include <immintrin.h>
 
+#include <vector>
+
 namespace exactvmaf::vif {
 namespace {
 
@@ -237,15 +239,6 @@ EXACTVMAF_TARGET_AVX2 void decimate_row_wide(const Sample* ref, std::ptrdiff_t r
   }
 }
 
-// uint32 lanes of ((v + round) >> shift) for 64-bit sums in even (e) and
-// odd (o) lanes: the low 32 bits, as upstream's (uint32_t) cast.
-EXACTVMAF_TARGET_AVX2 inline __m256i narrow_shift16(__m256i e, __m256i o) {
-  const __m256i round = _mm256_set1_epi64x(32768);
-  const __m256i lo = _mm256_srli_epi64(_mm256_add_epi64(e, round), 16);
-  const __m256i hi = _mm256_slli_epi64(_mm256_srli_epi64(_mm256_add_epi64(o, round), 16), 32);
-  return _mm256_blend_epi32(lo, hi, 0xaa);
-}
-
 // (uint32_t)((a * b + 2^31) >> 32) per uint32 lane.
 EXACTVMAF_TARGET_AVX2 inline __m256i mul_round_hi32(__m256i a, __m256i b) {
   const __m256i half = _mm256_set1_epi64x(std::int64_t{1} << 31);
@@ -254,39 +247,134 @@ EXACTVMAF_TARGET_AVX2 inline __m256i mul_round_hi32(__m256i a, __m256i b) {
   return _mm256_blend_epi32(e, o, 0xaa);
 }
 
+// The horizontal pass multiplies by vpmaddwd, two taps per instruction. Each
+// vertical sum is split into 16-bit halves: mu1 and mu2 are below 2^16
+// already (scale 0: (sum + 2^(bpc-1)) >> bpc of 16-bit taps times bpc-bit
+// samples; later scales: >> 16 of 16-bit samples), xx, yy and xy (uint32)
+// give a low and a high half. A half minus 2^15 is an int16, and lane c of a
+// "pair row" holds columns c and c+1, so one vpmaddwd applies taps k and k+1
+// to eight columns. A half's tap sum is below 2^32 (the taps sum to 2^16),
+// so the wrapping int32 sum plus 2^15 * 2^16 = 2^31 is exact; a square's sum
+// is hi * 2^16 + lo, and R's (uint32)((sum + 2^15) >> 16) is
+// hi + ((lo / 2 + 2^14) >> 15) modulo 2^32 (halving first keeps lo + 2^15
+// from overflowing and floors the same: lo + 2^15 odd means lo odd).
+enum PairRow { kMu1, kMu2, kXxLo, kXxHi, kYyLo, kYyHi, kXyLo, kXyHi, kPairRows };
+
+// The vpmaddwd steps of a scale's filter: taps (lo, hi) on columns
+// (offset, offset + 1). vpmaddwd takes int16 taps; scale 3's middle tap
+// (43728) is not one, so it is split in two halves on both sides of it.
+struct MaddStep {
+  int offset;
+  std::uint32_t lo, hi;
+};
+struct MaddSteps {
+  MaddStep step[9];
+  int count;
+};
+template <int Scale>
+constexpr MaddSteps madd_steps() {
+  MaddSteps m{};
+  if constexpr (Scale == 3) {
+    static_assert(filter_tap<3>(1) % 2 == 0);
+    m.step[0] = {0, filter_tap<3>(0), filter_tap<3>(1) / 2};
+    m.step[1] = {1, filter_tap<3>(1) / 2, filter_tap<3>(2)};
+    m.count = 2;
+  } else {
+    constexpr int width = filter_width(Scale);
+    for (int k = 0; k < width; k += 2)
+      m.step[m.count++] = {k, filter_tap<Scale>(k), k + 1 < width ? filter_tap<Scale>(k + 1) : 0u};
+  }
+  return m;
+}
+template <int Scale>
+constexpr bool madd_steps_are_the_filter() {
+  std::uint32_t sum[18] = {};
+  constexpr MaddSteps m = madd_steps<Scale>();
+  for (int i = 0; i < m.count; ++i) {
+    if (m.step[i].lo >= 0x8000u || m.step[i].hi >= 0x8000u) return false;
+    sum[m.step[i].offset] += m.step[i].lo;
+    sum[m.step[i].offset + 1] += m.step[i].hi;
+  }
+  for (int k = 0; k < filter_width(Scale); ++k)
+    if (sum[k] != filter_tap<Scale>(k)) return false;
+  return sum[filter_width(Scale)] == 0;
+}
+
+// Lanes (low halves of x[c], x[c+1]) and (high halves), each half - 2^15.
+inline std::uint32_t low_pair(std::uint32_t a, std::uint32_t b) {
+  return ((a & 0xffffu) ^ 0x8000u) | (((b & 0xffffu) ^ 0x8000u) << 16);
+}
+inline std::uint32_t high_pair(std::uint32_t a, std::uint32_t b) {
+  return ((a >> 16) ^ 0x8000u) | (((b >> 16) ^ 0x8000u) << 16);
+}
+
+// Pair rows of the padded vertical sums for columns [lo, hi) of the row
+// arrays (entries below hi are valid); the last lane pairs with 0, which
+// meets only a zero tap.
+EXACTVMAF_TARGET_AVX2 void make_pair_rows(const StatRow& t, unsigned lo, unsigned hi, std::uint32_t* const* out) {
+  const std::uint32_t* src[5] = {t.mu1, t.mu2, t.xx, t.yy, t.xy};
+  const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80008000u));
+  unsigned c = lo;
+  for (; c + 9 <= hi; c += 8) {
+    for (int a = 0; a < 5; ++a) {
+      const __m256i v0 = load_u32x8(src[a] + c), v1 = load_u32x8(src[a] + c + 1);
+      const __m256i low = _mm256_xor_si256(_mm256_blend_epi16(v0, _mm256_slli_epi32(v1, 16), 0xaa), bias);
+      std::uint32_t* lo_out = out[a < 2 ? a : 2 * a - 2];
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo_out + c), low);
+      if (a >= 2) {
+        const __m256i high = _mm256_xor_si256(_mm256_blend_epi16(_mm256_srli_epi32(v0, 16), v1, 0xaa), bias);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[2 * a - 1] + c), high);
+      }
+    }
+  }
+  for (; c < hi; ++c) {
+    for (int a = 0; a < 5; ++a) {
+      const std::uint32_t x0 = src[a][c], x1 = c + 1 < hi ? src[a][c + 1] : 0u;
+      out[a < 2 ? a : 2 * a - 2][c] = low_pair(x0, x1);
+      if (a >= 2) out[2 * a - 1][c] = high_pair(x0, x1);
+    }
+  }
+}
+
+// R's (uint32)((hi * 2^16 + lo + 2^15) >> 16) from the two halves' sums.
+EXACTVMAF_TARGET_AVX2 inline __m256i square_sum(__m256i lo, __m256i hi) {
+  const __m256i low = _mm256_srli_epi32(_mm256_add_epi32(_mm256_srli_epi32(lo, 1), _mm256_set1_epi32(16384)), 15);
+  return _mm256_add_epi32(hi, low);
+}
+
 // Horizontal pass and per-pixel statistic, eight columns at a time: the tap
 // sums and the variances in vectors; pixels below the noise variance (the
 // non-log branch) summed in vectors, the others through accumulate_pixel.
 template <int Scale>
 EXACTVMAF_TARGET_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_limit, const std::uint16_t* log2_table,
-                                      Residuals& res) {
-  constexpr int width = filter_width(Scale), radius = width / 2;
+                                      std::uint32_t* const* pairs, Residuals& res) {
+  static_assert(madd_steps_are_the_filter<Scale>());
+  constexpr int radius = filter_width(Scale) / 2;
+  constexpr MaddSteps steps = madd_steps<Scale>();
+  make_pair_rows(t, row_pad - radius, row_pad + w + radius, pairs);
   const __m256i zero = _mm256_setzero_si256();
   const __m256i nsq_minus_1 = _mm256_set1_epi32(sigma_nsq - 1);
+  const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
   __m256i non_log_sum = zero;  // 4 x int64
   std::int64_t non_log_count = 0;
   alignas(32) std::int32_t s1[8], s2[8], s12[8];
   unsigned j = 0;
   for (; j + 8 <= w; j += 8) {
     const unsigned base = row_pad + j - radius;
-    __m256i mu1 = zero, mu2 = zero;
-    __m256i xx_e = zero, xx_o = zero, yy_e = zero, yy_o = zero, xy_e = zero, xy_o = zero;
-    for (int k = 0; k < width; ++k) {
-      const __m256i tap = _mm256_set1_epi32(static_cast<int>(filter_tap<Scale>(k)));
-      mu1 = _mm256_add_epi32(mu1, _mm256_mullo_epi32(load_u32x8(t.mu1 + base + k), tap));
-      mu2 = _mm256_add_epi32(mu2, _mm256_mullo_epi32(load_u32x8(t.mu2 + base + k), tap));
-      const __m256i xx = load_u32x8(t.xx + base + k), yy = load_u32x8(t.yy + base + k), xy = load_u32x8(t.xy + base + k);
-      xx_e = _mm256_add_epi64(xx_e, _mm256_mul_epu32(xx, tap));
-      xx_o = _mm256_add_epi64(xx_o, _mm256_mul_epu32(_mm256_srli_epi64(xx, 32), tap));
-      yy_e = _mm256_add_epi64(yy_e, _mm256_mul_epu32(yy, tap));
-      yy_o = _mm256_add_epi64(yy_o, _mm256_mul_epu32(_mm256_srli_epi64(yy, 32), tap));
-      xy_e = _mm256_add_epi64(xy_e, _mm256_mul_epu32(xy, tap));
-      xy_o = _mm256_add_epi64(xy_o, _mm256_mul_epu32(_mm256_srli_epi64(xy, 32), tap));
+    __m256i acc[kPairRows];
+    for (int r = 0; r < kPairRows; ++r) acc[r] = zero;
+    for (int m = 0; m < steps.count; ++m) {
+      const __m256i taps = _mm256_set1_epi32(static_cast<int>((steps.step[m].hi << 16) | steps.step[m].lo));
+      const unsigned at = base + static_cast<unsigned>(steps.step[m].offset);
+      for (int r = 0; r < kPairRows; ++r)
+        acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(load_u32x8(pairs[r] + at), taps));
     }
-    const __m256i sigma1 = _mm256_sub_epi32(narrow_shift16(xx_e, xx_o), mul_round_hi32(mu1, mu1));
-    const __m256i sigma2 = _mm256_max_epi32(_mm256_sub_epi32(narrow_shift16(yy_e, yy_o), mul_round_hi32(mu2, mu2)),
-                                            zero);
-    const __m256i sigma12 = _mm256_sub_epi32(narrow_shift16(xy_e, xy_o), mul_round_hi32(mu1, mu2));
+    for (int r = 0; r < kPairRows; ++r) acc[r] = _mm256_add_epi32(acc[r], bias);
+    const __m256i mu1 = acc[kMu1], mu2 = acc[kMu2];
+    const __m256i sigma1 = _mm256_sub_epi32(square_sum(acc[kXxLo], acc[kXxHi]), mul_round_hi32(mu1, mu1));
+    const __m256i sigma2 =
+        _mm256_max_epi32(_mm256_sub_epi32(square_sum(acc[kYyLo], acc[kYyHi]), mul_round_hi32(mu2, mu2)), zero);
+    const __m256i sigma12 = _mm256_sub_epi32(square_sum(acc[kXyLo], acc[kXyHi]), mul_round_hi32(mu1, mu2));
     const __m256i is_log = _mm256_cmpgt_epi32(sigma1, nsq_minus_1);
     const int log_lanes = _mm256_movemask_ps(_mm256_castsi256_ps(is_log));
     // Non-log lanes: sigma2 (>= 0) into the sum, one count each.
@@ -316,6 +404,13 @@ EXACTVMAF_TARGET_AVX2 Residuals statistic(const Sample* ref, std::ptrdiff_t ref_
                                           std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc,
                                           double gain_limit, const std::uint16_t* log2_table, const StatRow& t) {
   constexpr int radius = filter_width(Scale) / 2;
+  // The pair rows: kPairRows arrays laid out as the row arrays, kept per
+  // thread (a fresh allocation per call costs page faults at 4K).
+  const std::size_t n = w + 2 * row_pad;
+  static thread_local std::vector<std::uint32_t> pair_store;
+  if (pair_store.size() < kPairRows * n) pair_store.resize(kPairRows * n);
+  std::uint32_t* pairs[kPairRows];
+  for (int r = 0; r < kPairRows; ++r) pairs[r] = pair_store.data() + r * n;
   Residuals res;
   for (unsigned i = 0; i < h; ++i) {
     if constexpr (Scale == 0 && sizeof(Sample) == 1)
@@ -327,7 +422,7 @@ EXACTVMAF_TARGET_AVX2 Residuals statistic(const Sample* ref, std::ptrdiff_t ref_
     pad_row(t.xx, w, radius);
     pad_row(t.yy, w, radius);
     pad_row(t.xy, w, radius);
-    horizontal<Scale>(t, w, gain_limit, log2_table, res);
+    horizontal<Scale>(t, w, gain_limit, log2_table, pairs, res);
   }
   return res;
 }
