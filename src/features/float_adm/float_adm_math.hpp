@@ -280,19 +280,30 @@ struct PNorm {
 // exact island); on the device every such term is left undecided (the frame
 // goes to the host): the Sf64 fast path inside this kernel returned other
 // values than on the host on the H200 while it agrees in isolation
-// (docs/fp64-free.md, "float_adm's p-norm").
+// (docs/fp64-free.md, "float_adm's p-norm"). The experiment's switch:
+// EXACTVMAF_FLOAT_ADM_DEVICE_SF64_POW=1 runs the Sf64 path on the device
+// too, =2 through a function that is not inlined (docs/fp64-free.md §11).
+#if EXACTVMAF_DEVICE_CODE && EXACTVMAF_FLOAT_ADM_DEVICE_SF64_POW == 2
+static __device__ __noinline__ bool powf_sf64_outlined(float x, float y, float* r) {
+  return rmath::cr_powf_fast_sf64(x, y, r);
+}
+#endif
 template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE float pow_term(float x, const PNorm& pn, bool* undecided, F&& f = F{}) {
   if (pn.cube) return x * x * x;
   float r = 0.0f;
   if constexpr (!std::remove_reference_t<F>::native_fp64) {
-#if EXACTVMAF_DEVICE_CODE
+#if EXACTVMAF_DEVICE_CODE && !EXACTVMAF_FLOAT_ADM_DEVICE_SF64_POW
     (void)f;
     *undecided = true;
     return 0.0f;
 #else
     ++f.exact;
+#if EXACTVMAF_DEVICE_CODE && EXACTVMAF_FLOAT_ADM_DEVICE_SF64_POW == 2
+    if (powf_sf64_outlined(x, pn.p, &r)) return r;
+#else
     if (rmath::cr_powf_fast_sf64(x, pn.p, &r)) return r;
+#endif
 #endif
   } else {
 #if EXACTVMAF_DEVICE_CODE
