@@ -361,15 +361,14 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_
   unsigned j = 0;
   for (; j + 8 <= w; j += 8) {
     const unsigned base = row_pad + j - radius;
-    __m256i acc[kPairRows];
-    for (int r = 0; r < kPairRows; ++r) acc[r] = zero;
+    __m256i acc[kPairRows];  // starting at the bias: the 2^31 the sums need back (modulo 2^32)
+    for (int r = 0; r < kPairRows; ++r) acc[r] = bias;
     for (int m = 0; m < steps.count; ++m) {
       const __m256i taps = _mm256_set1_epi32(static_cast<int>((steps.step[m].hi << 16) | steps.step[m].lo));
       const unsigned at = base + static_cast<unsigned>(steps.step[m].offset);
       for (int r = 0; r < kPairRows; ++r)
         acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(load_u32x8(pairs[r] + at), taps));
     }
-    for (int r = 0; r < kPairRows; ++r) acc[r] = _mm256_add_epi32(acc[r], bias);
     const __m256i mu1 = acc[kMu1], mu2 = acc[kMu2];
     const __m256i sigma1 = _mm256_sub_epi32(square_sum(acc[kXxLo], acc[kXxHi]), mul_round_hi32(mu1, mu1));
     const __m256i sigma2 =
