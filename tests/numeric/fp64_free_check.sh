@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proof that the fp32pair kernels have no fp64 (docs/fp64-free.md):
-#   fp64_free_check.sh ptx FILE.ptx...   every .entry that is not an fp64
+#   fp64_free_check.sh ptx FILE.ptx...   every .entry and .func body that is not an fp64
 #       twin (a name with NativeF64 or FastMath: the fp64 variant of a kernel
 #       templated on the device arithmetic) contains no .f64 (register,
 #       instruction or parameter): the fp32pair kernels and the kernels both
@@ -20,7 +20,10 @@ report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 if [ "$mode" = ptx ]; then
   awk '
-    /^(\.visible )?\.entry / { name = $0; sub(/.*\.entry /, "", name); sub(/\(.*/, "", name); n = 0; inside = 1; next }
+    /^(\.visible |\.weak )?\.(entry|func) / {
+      name = $0; sub(/.*\.(entry|func) +(\([^)]*\) +)?/, "", name); sub(/\(.*/, "", name); n = 0; inside = 1; next
+    }
+    inside && /^;/ { inside = 0; next }  # a .func prototype, its body follows later
     inside && /\.f64/ { n++ }
     inside && /^}/ { print name, n; inside = 0 }
   ' "$@" > "$report"

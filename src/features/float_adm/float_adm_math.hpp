@@ -276,35 +276,27 @@ struct PNorm {
 // powf(x, p) for the per-sample terms. On the device R's fast path; a sample
 // it cannot decide sets *undecided (the caller recomputes the frame on the
 // host) and contributes 0. With a policy without fp64 (F::native_fp64
-// false): on the host (the CPU's emulation) the same fast path on Sf64 (an
-// exact island); on the device every such term is left undecided (the frame
-// goes to the host): the Sf64 fast path inside this kernel returned other
-// values than on the host on the H200 while it agrees in isolation
-// (docs/fp64-free.md, "float_adm's p-norm"). The experiment's switch:
-// EXACTVMAF_FLOAT_ADM_DEVICE_SF64_POW=1 runs the Sf64 path on the device
-// too, =2 through a function that is not inlined (docs/fp64-free.md §11).
-#if EXACTVMAF_DEVICE_CODE && EXACTVMAF_FLOAT_ADM_DEVICE_SF64_POW == 2
-static __device__ __noinline__ bool powf_sf64_outlined(float x, float y, float* r) {
+// false) the same fast path on Sf64, an exact island, on host and device.
+// On the device it is called out of line: inlined into row_terms_kernel
+// (nvcc 13.0, sm_90) it returned other values than on the host while every
+// other build agrees, the out-of-line call agrees on every fixture
+// (docs/fp64-free.md §11; EXACTVMAF_FLOAT_ADM_INLINE_SF64_POW builds the
+// inlined form, for scripts/float-adm-pnorm-variants.sh).
+#if EXACTVMAF_DEVICE_CODE && !defined(EXACTVMAF_FLOAT_ADM_INLINE_SF64_POW)
+static __device__ __noinline__ bool powf_sf64_out_of_line(float x, float y, float* r) {
   return rmath::cr_powf_fast_sf64(x, y, r);
 }
+#define EXACTVMAF_FLOAT_ADM_POWF_SF64 powf_sf64_out_of_line
+#else
+#define EXACTVMAF_FLOAT_ADM_POWF_SF64 rmath::cr_powf_fast_sf64
 #endif
 template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE float pow_term(float x, const PNorm& pn, bool* undecided, F&& f = F{}) {
   if (pn.cube) return x * x * x;
   float r = 0.0f;
   if constexpr (!std::remove_reference_t<F>::native_fp64) {
-#if EXACTVMAF_DEVICE_CODE && !EXACTVMAF_FLOAT_ADM_DEVICE_SF64_POW
-    (void)f;
-    *undecided = true;
-    return 0.0f;
-#else
     ++f.exact;
-#if EXACTVMAF_DEVICE_CODE && EXACTVMAF_FLOAT_ADM_DEVICE_SF64_POW == 2
-    if (powf_sf64_outlined(x, pn.p, &r)) return r;
-#else
-    if (rmath::cr_powf_fast_sf64(x, pn.p, &r)) return r;
-#endif
-#endif
+    if (EXACTVMAF_FLOAT_ADM_POWF_SF64(x, pn.p, &r)) return r;
   } else {
 #if EXACTVMAF_DEVICE_CODE
     if (rmath::cr_powf_fast(x, pn.p, &r)) return r;
