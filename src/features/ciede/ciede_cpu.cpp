@@ -139,9 +139,11 @@ void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const Picture
       const unsigned d0 = dy[x], d1 = du[cx], d2 = dv[cx];
       if (r0 == d0 && r1 == d1 && r2 == d2) continue;  // exactly +0 (ciede_math.hpp)
       float de = 0.0f;
-      if (cache) {
+      if (cache && cache->use()) {
         const std::uint64_t kr = PairCache::key(r0, r1, r2), kd = PairCache::key(d0, d1, d2);
-        if (!cache->find(kr, kd, &de)) {
+        const bool hit = cache->find(kr, kd, &de);
+        cache->record(hit);
+        if (!hit) {
           de = delta_e(r0, r1, r2, d0, d1, d2);
           cache->put(kr, kd, de);
         }

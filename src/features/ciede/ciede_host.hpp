@@ -74,6 +74,25 @@ class PairCache {
     return true;
   }
   void put(std::uint64_t ref, std::uint64_t dist, float value) { entries_[slot(ref, dist)] = {ref, dist, value}; }
+  // Hit-rate governor (no value depends on it): where pairs rarely repeat
+  // (noise-like content) a lookup costs a miss in a 1.5 MiB table and saves
+  // nothing. After a window of kWindow lookups with fewer than kMinHits hits,
+  // the next kPause pixels bypass the cache; then it is tried again.
+  // Measured on 1080p noise pairs (3.6 % hits): 4 % faster; real content
+  // (54-67 % hits) keeps the cache.
+  static constexpr unsigned kWindow = 4096, kMinHits = kWindow / 16, kPause = 15 * kWindow;
+  bool use() {
+    if (pause_ == 0) return true;
+    --pause_;
+    return false;
+  }
+  void record(bool hit) {
+    hits_ += hit ? 1u : 0u;
+    if (++probes_ == kWindow) {
+      if (hits_ < kMinHits) pause_ = kPause;
+      probes_ = hits_ = 0;
+    }
+  }
 
  private:
   struct Entry {
@@ -85,6 +104,7 @@ class PairCache {
     return static_cast<std::size_t>(h >> (64 - kBits));
   }
   std::vector<Entry> entries_;
+  unsigned probes_ = 0, hits_ = 0, pause_ = 0;
 };
 
 // Adds R's deltaE of the pixels [x0, x1) x [y0, y1) to acc (identical pairs
