@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <map>
@@ -190,7 +191,7 @@ TEST(VifSimd, MatchesScalarOnFixtures) {
 
 using VifCheck = KernelTableCheck<vif::Kernels>;
 
-// The per-pixel log branch (the AVX-512 table's vector one) against the
+// The per-pixel log branch (the AVX2 and AVX-512 tables' vector ones) against the
 // scalar accumulate_pixel on random and edge variances: huge gains
 // (truncations out of int32 / int64 range), sigma1 at and around the noise
 // variance, sign edges of sigma2 and sigma12.
@@ -205,6 +206,18 @@ void check_accumulate(VifCheck& check) {
         s2.push_back(b);
         s12.push_back(c);
       }
+  // sigma_nsq + sigma1 and sv_sq + sigma_nsq around powers of two, where
+  // the log2's shift changes (the AVX2 branch computes it without lzcnt).
+  for (int k = 18; k <= 31; ++k)
+    for (std::int64_t d = -2; d <= 2; ++d) {
+      const auto v = static_cast<std::int32_t>(std::min<std::int64_t>((std::int64_t{1} << k) - 131072 + d, INT32_MAX));
+      for (std::int32_t a : {131072, 131073, 1 << 20, 1 << 28, INT32_MAX})
+        for (std::int32_t c : {1, 2, 1000, 1 << 20, 1 << 30}) {
+          s1.insert(s1.end(), {v, a});
+          s2.insert(s2.end(), {c, v});
+          s12.insert(s12.end(), {c, c});
+        }
+    }
   std::uint64_t state = 12345;
   for (int n = 0; n < 200000; ++n) {
     const std::uint64_t r = mix(state++);

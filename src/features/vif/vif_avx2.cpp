@@ -1,7 +1,11 @@
 // AVX2 kernels of integer VIF: the same integers as vif_math.hpp's row
-// functions, eight or sixteen columns at a time; the per-pixel log2 and fp64
-// islands run lane by lane through the very same scalar functions.
+// functions, eight or sixteen columns at a time; the per-pixel log branch
+// (log2 and fp64 islands) as the same integer and IEEE operations per lane.
 #include "features/vif/vif_simd.hpp"
+
+#include <array>
+
+#include "features/vif/vif_host.hpp"
 
 #if EXACTVMAF_SIMD_X86
 #include <immintrin.h>
@@ -10,15 +14,6 @@
 
 namespace exactvmaf::vif {
 namespace {
-
-// Two taps as the (lo, hi) int16 pair of every 32-bit lane, for vpmaddwd.
-template <int Scale>
-EXACTVMAF_TARGET_AVX2 inline __m256i tap_pair(int k) {
-  constexpr int width = filter_width(Scale);
-  const std::uint32_t lo = filter_tap<Scale>(k);
-  const std::uint32_t hi = k + 1 < width ? filter_tap<Scale>(k + 1) : 0u;
-  return _mm256_set1_epi32(static_cast<int>((hi << 16) | lo));
-}
 
 EXACTVMAF_TARGET_AVX2 inline __m256i load_u8x16(const std::uint8_t* p) {
   return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
@@ -34,6 +29,48 @@ EXACTVMAF_TARGET_AVX2 inline void store_interleaved(std::uint32_t* dst, __m256i 
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
 }
 
+// a * b - 2^15 per 16-bit lane, for products below 2^16: an int16.
+EXACTVMAF_TARGET_AVX2 inline __m256i biased_product_u16(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_mullo_epi16(a, b), _mm256_set1_epi16(static_cast<short>(0x8000)));
+}
+
+// One half of scale 0's 8-bit vertical sums for 16 columns from j (Hi: the
+// unpackhi lanes, columns 4-7 and 12-15), rows K, K+1, ... of r / d under
+// pairs of taps: acc = mu1, mu2, xx, yy, xy. Five accumulators per half fit
+// the sixteen registers with the taps as constants.
+template <bool Hi, int K = 0>
+EXACTVMAF_TARGET_AVX2 inline void vertical_s0_u8_half(const std::uint8_t* const* r, const std::uint8_t* const* d,
+                                                      unsigned j, __m256i* acc) {
+  constexpr int width = filter_width(0);
+  if constexpr (K < width) {
+    constexpr std::uint32_t lo_tap = filter_tap<0>(K), hi_tap = K + 1 < width ? filter_tap<0>(K + 1) : 0u;
+    const __m256i taps = _mm256_set1_epi32(static_cast<int>((hi_tap << 16) | lo_tap));
+    const __m256i xa = load_u8x16(r[K] + j), ya = load_u8x16(d[K] + j);
+    // The unpaired last row pairs with zeros under a zero tap.
+    __m256i xb = _mm256_setzero_si256(), yb = _mm256_setzero_si256();
+    if constexpr (K + 1 < width) {
+      xb = load_u8x16(r[K + 1] + j);
+      yb = load_u8x16(d[K + 1] + j);
+    }
+    // Rows K and K+1 interleaved; their squares and product are the
+    // lane-wise products of these, already interleaved.
+    __m256i x, y;
+    if constexpr (Hi) {
+      x = _mm256_unpackhi_epi16(xa, xb);
+      y = _mm256_unpackhi_epi16(ya, yb);
+    } else {
+      x = _mm256_unpacklo_epi16(xa, xb);
+      y = _mm256_unpacklo_epi16(ya, yb);
+    }
+    acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(x, taps));
+    acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(y, taps));
+    acc[2] = _mm256_add_epi32(acc[2], _mm256_madd_epi16(biased_product_u16(x, x), taps));
+    acc[3] = _mm256_add_epi32(acc[3], _mm256_madd_epi16(biased_product_u16(y, y), taps));
+    acc[4] = _mm256_add_epi32(acc[4], _mm256_madd_epi16(biased_product_u16(x, y), taps));
+    vertical_s0_u8_half<Hi, K + 2>(r, d, j, acc);
+  }
+}
+
 // Scale 0's vertical pass for 8-bit samples, 16 columns at a time. Pairs of
 // rows go through vpmaddwd with a pair of taps (taps < 2^15, samples < 2^8).
 // The squares and product (< 2^16) enter as value - 2^15 (int16); the taps
@@ -43,51 +80,28 @@ EXACTVMAF_TARGET_AVX2 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_
                                           std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
                                           const StatRow& t) {
   constexpr int width = filter_width(0), radius = width / 2;
-  const std::uint8_t* r[width + 1];
-  const std::uint8_t* d[width + 1];
+  const std::uint8_t* r[width];
+  const std::uint8_t* d[width];
   for (int k = 0; k < width; ++k) {
     const std::ptrdiff_t row = mirror(static_cast<int>(i) - radius + k, static_cast<int>(h));
     r[k] = ref + row * ref_stride;
     d[k] = dis + row * dis_stride;
   }
-  const __m256i bias16 = _mm256_set1_epi16(static_cast<short>(0x8000));
   const __m256i bias32 = _mm256_set1_epi32(static_cast<int>(0x80000000u));
   const __m256i round_mu = _mm256_set1_epi32(128);
   const __m256i zero = _mm256_setzero_si256();
   unsigned j = 0;
   for (; j + 16 <= w; j += 16) {
-    __m256i mu1_lo = zero, mu1_hi = zero, mu2_lo = zero, mu2_hi = zero;
-    __m256i xx_lo = bias32, xx_hi = bias32, yy_lo = bias32, yy_hi = bias32, xy_lo = bias32, xy_hi = bias32;
-    for (int k = 0; k < width; k += 2) {
-      const __m256i taps = tap_pair<0>(k);
-      const __m256i xa = load_u8x16(r[k] + j), ya = load_u8x16(d[k] + j);
-      // The unpaired last row pairs with zeros under a zero tap.
-      const __m256i xb = k + 1 < width ? load_u8x16(r[k + 1] + j) : zero;
-      const __m256i yb = k + 1 < width ? load_u8x16(d[k + 1] + j) : zero;
-      mu1_lo = _mm256_add_epi32(mu1_lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(xa, xb), taps));
-      mu1_hi = _mm256_add_epi32(mu1_hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(xa, xb), taps));
-      mu2_lo = _mm256_add_epi32(mu2_lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(ya, yb), taps));
-      mu2_hi = _mm256_add_epi32(mu2_hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(ya, yb), taps));
-      const __m256i xxa = _mm256_xor_si256(_mm256_mullo_epi16(xa, xa), bias16);
-      const __m256i xxb = _mm256_xor_si256(_mm256_mullo_epi16(xb, xb), bias16);
-      const __m256i yya = _mm256_xor_si256(_mm256_mullo_epi16(ya, ya), bias16);
-      const __m256i yyb = _mm256_xor_si256(_mm256_mullo_epi16(yb, yb), bias16);
-      const __m256i xya = _mm256_xor_si256(_mm256_mullo_epi16(xa, ya), bias16);
-      const __m256i xyb = _mm256_xor_si256(_mm256_mullo_epi16(xb, yb), bias16);
-      xx_lo = _mm256_add_epi32(xx_lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(xxa, xxb), taps));
-      xx_hi = _mm256_add_epi32(xx_hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(xxa, xxb), taps));
-      yy_lo = _mm256_add_epi32(yy_lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(yya, yyb), taps));
-      yy_hi = _mm256_add_epi32(yy_hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(yya, yyb), taps));
-      xy_lo = _mm256_add_epi32(xy_lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(xya, xyb), taps));
-      xy_hi = _mm256_add_epi32(xy_hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(xya, xyb), taps));
-    }
-    store_interleaved(t.mu1 + row_pad + j, _mm256_srli_epi32(_mm256_add_epi32(mu1_lo, round_mu), 8),
-                      _mm256_srli_epi32(_mm256_add_epi32(mu1_hi, round_mu), 8));
-    store_interleaved(t.mu2 + row_pad + j, _mm256_srli_epi32(_mm256_add_epi32(mu2_lo, round_mu), 8),
-                      _mm256_srli_epi32(_mm256_add_epi32(mu2_hi, round_mu), 8));
-    store_interleaved(t.xx + row_pad + j, xx_lo, xx_hi);
-    store_interleaved(t.yy + row_pad + j, yy_lo, yy_hi);
-    store_interleaved(t.xy + row_pad + j, xy_lo, xy_hi);
+    __m256i lo[5] = {zero, zero, bias32, bias32, bias32}, hi[5] = {zero, zero, bias32, bias32, bias32};
+    vertical_s0_u8_half<false>(r, d, j, lo);
+    vertical_s0_u8_half<true>(r, d, j, hi);
+    store_interleaved(t.mu1 + row_pad + j, _mm256_srli_epi32(_mm256_add_epi32(lo[0], round_mu), 8),
+                      _mm256_srli_epi32(_mm256_add_epi32(hi[0], round_mu), 8));
+    store_interleaved(t.mu2 + row_pad + j, _mm256_srli_epi32(_mm256_add_epi32(lo[1], round_mu), 8),
+                      _mm256_srli_epi32(_mm256_add_epi32(hi[1], round_mu), 8));
+    store_interleaved(t.xx + row_pad + j, lo[2], hi[2]);
+    store_interleaved(t.yy + row_pad + j, lo[3], hi[3]);
+    store_interleaved(t.xy + row_pad + j, lo[4], hi[4]);
   }
   if (j < w) statistic_vertical<0, std::uint8_t, std::uint32_t>(ref, ref_stride, dis, dis_stride, h, i,
                                                                 statistic_shifts(0, 8), j, w, t);
@@ -342,9 +356,172 @@ EXACTVMAF_TARGET_AVX2 inline __m256i square_sum(__m256i lo, __m256i hi) {
   return _mm256_add_epi32(hi, low);
 }
 
+// ---- the per-pixel log branch in vectors ------------------------------------
+
+// table[top - 32768] + 2048 k per lane (top in [2^15, 2^16)).
+EXACTVMAF_TARGET_AVX2 inline __m256i log2_from_top(__m256i top, __m256i k, const std::uint16_t* table) {
+  const __m256i index = _mm256_sub_epi32(top, _mm256_set1_epi32(log2_table_first));
+  const __m256i entry = _mm256_and_si256(
+      _mm256_i32gather_epi32(reinterpret_cast<const int*>(table), index, 2), _mm256_set1_epi32(0xffff));
+  return _mm256_add_epi32(entry, _mm256_slli_epi32(k, 11));
+}
+
+// log2_q11_u32 per lane, 2^16 <= x < 2^32. Its shift 16 - clz(x) is
+// floor(log2 x) - 15 (AVX2 has no lzcnt): x >> 8 (< 2^24) converts to float
+// exactly, with exponent floor(log2 x) - 8 (x >= 2^8).
+EXACTVMAF_TARGET_AVX2 inline __m256i log2_q11_u32x8(__m256i x, const std::uint16_t* table) {
+  const __m256i biased = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_srli_epi32(x, 8))), 23);
+  const __m256i k = _mm256_sub_epi32(biased, _mm256_set1_epi32(127 - 8 + 15));
+  return log2_from_top(_mm256_srlv_epi32(x, k), k, table);
+}
+
+// floor(log2 x) - 15 (log2_q11_u64's shift 48 - clz(x)) per uint64 lane,
+// 2^8 <= x < 2^60: y = x >> 8 (< 2^52) is exactly (2^52 + y) - 2^52 with
+// 2^52 + y built from the bits, and its exponent is floor(log2 x) - 8.
+EXACTVMAF_TARGET_AVX2 inline __m256i log2_shift_u64(__m256i x) {
+  const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
+  const __m256d y = _mm256_sub_pd(
+      _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 8), _mm256_castpd_si256(two52))), two52);
+  return _mm256_sub_epi64(_mm256_srli_epi64(_mm256_castpd_si256(y), 52), _mm256_set1_epi64x(1023 - 8 + 15));
+}
+
+// The low 32 bits of the 64-bit lanes of a then b, in lane order.
+EXACTVMAF_TARGET_AVX2 inline __m256i narrow_u64x8(__m256i a, __m256i b) {
+  return _mm256_permutevar8x32_epi32(_mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xaa),
+                                     _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+}
+
+// log2_q11_u64 of four uint64 lanes lo and four hi (2^16 <= x < 2^60), as
+// eight int32 lanes in the order lo, hi.
+EXACTVMAF_TARGET_AVX2 inline __m256i log2_q11_u64x8(__m256i lo, __m256i hi, const std::uint16_t* table) {
+  const __m256i k_lo = log2_shift_u64(lo), k_hi = log2_shift_u64(hi);
+  return log2_from_top(narrow_u64x8(_mm256_srlv_epi64(lo, k_lo), _mm256_srlv_epi64(hi, k_hi)),
+                       narrow_u64x8(k_lo, k_hi), table);
+}
+
+// x86_trunc_i64 for 0 <= p < 2^63 (the only values gain_sq_variance_i64
+// meets here, see log_branch_x8), from the bits: AVX2 has no cvttpd2qq. The
+// mantissa with its hidden bit is shifted by exponent - 52; a shift count
+// that is negative as int64 is huge as uint64, and vpsllvq / vpsrlvq give 0
+// for it (so do counts >= 64, which covers p < 1, zeros and subnormals).
+EXACTVMAF_TARGET_AVX2 inline __m256i trunc_nonneg_f64_to_u64(__m256d p) {
+  const __m256i bits = _mm256_castpd_si256(p);
+  const __m256i e = _mm256_sub_epi64(_mm256_srli_epi64(bits, 52), _mm256_set1_epi64x(1023 + 52));
+  const __m256i mantissa = _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi64x((std::int64_t{1} << 52) - 1)),
+                                           _mm256_set1_epi64x(std::int64_t{1} << 52));
+  return _mm256_or_si256(_mm256_sllv_epi64(mantissa, e),
+                         _mm256_srlv_epi64(mantissa, _mm256_sub_epi64(_mm256_setzero_si256(), e)));
+}
+
+// The log branch's sums, 4 x int64 each.
+struct LogSums {
+  __m256i den_log, num_log;
+};
+
+EXACTVMAF_TARGET_AVX2 inline void add_i32x8_to_i64x4(__m256i& acc, __m256i v) {
+  acc = _mm256_add_epi64(acc, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
+  acc = _mm256_add_epi64(acc, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)));
+}
+
+// accumulate_pixel's log branch for the lanes of is_log (sigma1 >= sigma_nsq;
+// sigma2 already clamped at 0): the same integer steps, the fp64 islands as
+// the same IEEE operations per lane in the same order. gain_limit >= 0.
+// Ranges where the branch computes numer1_tmp (sigma12 > 0, sigma2 > 0):
+// g_raw = sigma12 / (sigma1 + eps) <= 2^31 / 2^17 = 2^14, so
+// 0 <= g = min(g_raw, limit) <= 2^14 and 0 <= g * g * sigma1 <= 2^59: the
+// int64 truncation is in range and numer1_tmp < 2^59 + 2^32 < 2^60.
+EXACTVMAF_TARGET_AVX2 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, __m256i sigma12, __m256i is_log,
+                                                __m256d gain_limit, const std::uint16_t* table, LogSums& sums) {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i nsq = _mm256_set1_epi32(sigma_nsq);
+  // den_log: log2_q11_u32(sigma_nsq + sigma1) - 2048 * 17; the other lanes
+  // look up sigma_nsq + sigma_nsq and are dropped.
+  const __m256i x = _mm256_add_epi32(_mm256_blendv_epi8(nsq, sigma1, is_log), nsq);
+  const __m256i den = _mm256_sub_epi32(log2_q11_u32x8(x, table), _mm256_set1_epi32(log2_sigma_nsq_q11));
+  add_i32x8_to_i64x4(sums.den_log, _mm256_and_si256(den, is_log));
+  // num_log where also sigma12 > 0 and sigma2 > 0 (m). Lanes outside m take
+  // sigma1 = sigma_nsq, sigma2 = sigma12 = 0: gain 0, numer1_tmp = numer1,
+  // so they add 0.
+  const __m256i m = _mm256_and_si256(
+      is_log, _mm256_and_si256(_mm256_cmpgt_epi32(sigma12, zero), _mm256_cmpgt_epi32(sigma2, zero)));
+  if (_mm256_testz_si256(m, m)) return;
+  const __m256i s1 = _mm256_blendv_epi8(nsq, sigma1, m);
+  const __m256i s2 = _mm256_and_si256(sigma2, m), s12 = _mm256_and_si256(sigma12, m);
+  const __m256d eps = _mm256_set1_pd(gain_eps);
+  __m128i sv[2];
+  __m256i gain_sq_variance[2];
+  const __m128i s1_half[2] = {_mm256_castsi256_si128(s1), _mm256_extracti128_si256(s1, 1)};
+  const __m128i s2_half[2] = {_mm256_castsi256_si128(s2), _mm256_extracti128_si256(s2, 1)};
+  const __m128i s12_half[2] = {_mm256_castsi256_si128(s12), _mm256_extracti128_si256(s12, 1)};
+  for (int half = 0; half < 2; ++half) {
+    const __m256d d1 = _mm256_cvtepi32_pd(s1_half[half]), d2 = _mm256_cvtepi32_pd(s2_half[half]);
+    const __m256d d12 = _mm256_cvtepi32_pd(s12_half[half]);
+    const __m256d g_raw = _mm256_div_pd(d12, _mm256_add_pd(d1, eps));
+    // cvttpd2dq: INT32_MIN out of range, as x86_trunc_i32.
+    sv[half] = _mm256_cvttpd_epi32(_mm256_sub_pd(d2, _mm256_mul_pd(g_raw, d12)));
+    // min_gain: g_raw < limit ? g_raw : limit, as (v)minpd.
+    const __m256d g = _mm256_min_pd(g_raw, gain_limit);
+    gain_sq_variance[half] = trunc_nonneg_f64_to_u64(_mm256_mul_pd(_mm256_mul_pd(g, g), d1));
+  }
+  // numer1 = max(sv, 0) + sigma_nsq < 2^32.
+  const __m256i numer1 = _mm256_add_epi32(_mm256_max_epi32(_mm256_set_m128i(sv[1], sv[0]), zero), nsq);
+  const __m256i numer1_tmp_lo =
+      _mm256_add_epi64(gain_sq_variance[0], _mm256_cvtepu32_epi64(_mm256_castsi256_si128(numer1)));
+  const __m256i numer1_tmp_hi =
+      _mm256_add_epi64(gain_sq_variance[1], _mm256_cvtepu32_epi64(_mm256_extracti128_si256(numer1, 1)));
+  // log2_q11_u64 of a uint32 is log2_q11_u32 (48 - clz64 = 16 - clz32).
+  add_i32x8_to_i64x4(sums.num_log, _mm256_sub_epi32(log2_q11_u64x8(numer1_tmp_lo, numer1_tmp_hi, table),
+                                                    log2_q11_u32x8(numer1, table)));
+}
+
+// Whether log_branch_x8 may run: its gathers need the padded table (the one
+// log2_table() returns), and its ranges need a gain limit >= 0 (not NaN; options give [1, 100]).
+inline bool vector_log_branch(double gain_limit, const std::uint16_t* log2_table) {
+  return gain_limit >= 0.0 && log2_table == vif::log2_table();
+}
+
+// accumulate_pixel over n pixels given as arrays, eight at a time (tests
+// reach the vector log branch this way with any values).
+EXACTVMAF_TARGET_AVX2 Residuals accumulate_pixels(const std::int32_t* s1, const std::int32_t* s2,
+                                                  const std::int32_t* s12, std::size_t n, double gain_limit,
+                                                  const std::uint16_t* log2_table) {
+  if (!vector_log_branch(gain_limit, log2_table))
+    return scalar_kernels().accumulate_pixels(s1, s2, s12, n, gain_limit, log2_table);
+  const std::uint16_t* table = log2_table;
+  const __m256i zero = _mm256_setzero_si256(), nsq_minus_1 = _mm256_set1_epi32(sigma_nsq - 1);
+  const __m256d limit = _mm256_set1_pd(gain_limit);
+  LogSums sums{zero, zero};
+  __m256i non_log_sum = zero;
+  Residuals res;
+  std::size_t p = 0;
+  for (; p + 8 <= n; p += 8) {
+    const __m256i sigma1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s1 + p));
+    const __m256i sigma2 = _mm256_max_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s2 + p)), zero);
+    const __m256i sigma12 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s12 + p));
+    const __m256i is_log = _mm256_cmpgt_epi32(sigma1, nsq_minus_1);
+    log_branch_x8(sigma1, sigma2, sigma12, is_log, limit, table, sums);
+    const __m256i add = _mm256_andnot_si256(is_log, sigma2);
+    non_log_sum = _mm256_add_epi64(non_log_sum, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(add)));
+    non_log_sum = _mm256_add_epi64(non_log_sum, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(add, 1)));
+    res.den_non_log += 8 - __builtin_popcount(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(is_log))));
+  }
+  alignas(32) std::int64_t lanes[3][4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[0]), sums.den_log);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[1]), sums.num_log);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[2]), non_log_sum);
+  for (int l = 0; l < 4; ++l) {
+    res.den_log += lanes[0][l];
+    res.num_log += lanes[1][l];
+    res.num_non_log += lanes[2][l];
+  }
+  for (; p < n; ++p) accumulate_pixel(s1[p], s2[p], s12[p], gain_limit, log2_table, res);
+  return res;
+}
+
 // Horizontal pass and per-pixel statistic, eight columns at a time: the tap
 // sums and the variances in vectors; pixels below the noise variance (the
-// non-log branch) summed in vectors, the others through accumulate_pixel.
+// non-log branch) summed in vectors, the others through log_branch_x8 (scale
+// 0) or accumulate_pixel lane by lane.
 template <int Scale>
 EXACTVMAF_TARGET_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_limit, const std::uint16_t* log2_table,
                                       std::uint32_t* const* pairs, Residuals& res) {
@@ -358,6 +535,11 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_
   __m256i non_log_sum = zero;  // 4 x int64
   std::int64_t non_log_count = 0;
   alignas(32) std::int32_t s1[8], s2[8], s12[8];
+  // The vector log branch pays at scale 0; at scales 1-3 (smaller tap loop)
+  // having it in this loop cost more than it saved (measured, AMD Zen AVX2).
+  const bool vector_log = Scale == 0 && vector_log_branch(gain_limit, log2_table);
+  const __m256d limit = _mm256_set1_pd(gain_limit);
+  LogSums log_sums{zero, zero};
   unsigned j = 0;
   for (; j + 8 <= w; j += 8) {
     const unsigned base = row_pad + j - radius;
@@ -381,7 +563,9 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_
     non_log_sum = _mm256_add_epi64(non_log_sum, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(add)));
     non_log_sum = _mm256_add_epi64(non_log_sum, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(add, 1)));
     non_log_count += 8 - __builtin_popcount(static_cast<unsigned>(log_lanes));
-    if (log_lanes != 0) {
+    if (log_lanes != 0 && vector_log) {
+      log_branch_x8(sigma1, sigma2, sigma12, is_log, limit, log2_table, log_sums);
+    } else if (log_lanes != 0) {
       _mm256_store_si256(reinterpret_cast<__m256i*>(s1), sigma1);
       _mm256_store_si256(reinterpret_cast<__m256i*>(s2), sigma2);
       _mm256_store_si256(reinterpret_cast<__m256i*>(s12), sigma12);
@@ -391,9 +575,15 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_
       }
     }
   }
-  alignas(32) std::int64_t sums[4];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(sums), non_log_sum);
-  res.num_non_log += sums[0] + sums[1] + sums[2] + sums[3];
+  alignas(32) std::int64_t sums[3][4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(sums[0]), non_log_sum);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(sums[1]), log_sums.den_log);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(sums[2]), log_sums.num_log);
+  for (int l = 0; l < 4; ++l) {
+    res.num_non_log += sums[0][l];
+    res.den_log += sums[1][l];
+    res.num_log += sums[2][l];
+  }
   res.den_non_log += non_log_count;
   if (j < w) statistic_horizontal<Scale>(t, j, w, gain_limit, log2_table, res);
 }
@@ -467,11 +657,8 @@ void decimate_u16(int to, const std::uint16_t* ref, std::ptrdiff_t ref_stride, c
 
 }  // namespace
 
-// The per-pixel log branch runs lane by lane inside the statistic: its own
-// entry is the scalar one.
 const Kernels& avx2_kernels() {
-  static const Kernels k = {"avx2", &statistic_u8, &statistic_u16, &decimate_u8, &decimate_u16,
-                            scalar_kernels().accumulate_pixels};
+  static const Kernels k = {"avx2", &statistic_u8, &statistic_u16, &decimate_u8, &decimate_u16, &accumulate_pixels};
   return k;
 }
 

@@ -86,18 +86,6 @@ EXACTVMAF_TARGET_AVX512 inline void horizontal_taps(const std::uint32_t* mu1, co
   }
 }
 
-// The log2 table with one zero entry of padding: the gathers read 32 bits at
-// an entry's address and keep the low 16.
-const std::uint16_t* padded_log2_table() {
-  static const std::array<std::uint16_t, log2_table_size + 2> padded = [] {
-    std::array<std::uint16_t, log2_table_size + 2> p{};
-    const std::uint16_t* t = log2_table();
-    for (unsigned n = 0; n < log2_table_size; ++n) p[n] = t[n];
-    return p;
-  }();
-  return padded.data();
-}
-
 // table[(x >> k) - 32768] for the lanes of m (zero elsewhere).
 EXACTVMAF_TARGET_AVX512 inline __m256i gather_log2_entry(__m256i index, __mmask8 m, const std::uint16_t* table) {
   const __m256i v = _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), m, index, table, 2);
@@ -145,7 +133,7 @@ EXACTVMAF_TARGET_AVX512 inline void log_branch_x8(__m256i sigma1, __m256i sigma2
 // the vector log branch (tests reach it this way with any values).
 EXACTVMAF_TARGET_AVX512 Residuals accumulate_pixels_x16(const std::int32_t* s1, const std::int32_t* s2,
                                                         const std::int32_t* s12, std::size_t n, double gain_limit) {
-  const std::uint16_t* table = padded_log2_table();
+  const std::uint16_t* table = log2_table();
   const __m512i zero = _mm512_setzero_si512(), nsq_minus_1 = _mm512_set1_epi32(sigma_nsq - 1);
   __m512i den_log = zero, num_log = zero;
   Residuals res;
@@ -182,9 +170,8 @@ EXACTVMAF_TARGET_AVX512 void horizontal(const StatRow& t, unsigned w, double gai
   __m512i non_log_sum = zero;  // 8 x int64
   std::int64_t non_log_count = 0;
   alignas(64) std::int32_t s1[16], s2[16], s12[16];
-  // The vector log branch reads the padded copy of the one table there is.
+  // The vector log branch's gathers need the padded table log2_table() returns.
   const bool vector_log = log2_table == vif::log2_table();
-  const std::uint16_t* padded_table = vector_log ? padded_log2_table() : nullptr;
   const __m512d limit = _mm512_set1_pd(gain_limit);
   __m512i den_log = zero, num_log = zero;  // 8 x int64
   unsigned j = 0;
@@ -209,10 +196,10 @@ EXACTVMAF_TARGET_AVX512 void horizontal(const StatRow& t, unsigned w, double gai
     non_log_count += 16 - __builtin_popcount(log_lanes);
     if (log_lanes != 0 && vector_log) {
       log_branch_x8(_mm512_castsi512_si256(sigma1), _mm512_castsi512_si256(sigma2), _mm512_castsi512_si256(sigma12),
-                    static_cast<__mmask8>(log_lanes), limit, padded_table, den_log, num_log);
+                    static_cast<__mmask8>(log_lanes), limit, log2_table, den_log, num_log);
       log_branch_x8(_mm512_extracti64x4_epi64(sigma1, 1), _mm512_extracti64x4_epi64(sigma2, 1),
                     _mm512_extracti64x4_epi64(sigma12, 1), static_cast<__mmask8>(log_lanes >> 8), limit,
-                    padded_table, den_log, num_log);
+                    log2_table, den_log, num_log);
     } else if (log_lanes != 0) {
       _mm512_store_si512(s1, sigma1);
       _mm512_store_si512(s2, sigma2);
@@ -396,7 +383,7 @@ EXACTVMAF_TARGET_AVX512 Residuals statistic(const Sample* ref, std::ptrdiff_t re
 Residuals accumulate_pixels(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                             const std::int32_t* sigma12, std::size_t n, double gain_limit,
                             const std::uint16_t* log2_table) {
-  (void)log2_table;  // the same entries, read from padded_log2_table() by the gathers
+  (void)log2_table;  // the same entries, read from log2_table() by the gathers
   return accumulate_pixels_x16(sigma1_sq, sigma2_sq, sigma12, n, gain_limit);
 }
 

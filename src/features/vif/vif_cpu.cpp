@@ -22,8 +22,8 @@ namespace exactvmaf {
 namespace vif {
 
 const std::uint16_t* log2_table() {
-  static const std::array<std::uint16_t, log2_table_size> table = [] {
-    std::array<std::uint16_t, log2_table_size> t{};
+  static const std::array<std::uint16_t, log2_table_size + 2> table = [] {
+    std::array<std::uint16_t, log2_table_size + 2> t{};  // two zero entries of padding
     for (unsigned n = 0; n < log2_table_size; ++n)
       t[n] = log2_table_entry_from_log2f(rmath::cr_log2f(static_cast<float>(log2_table_first + n)));
     return t;

@@ -20,7 +20,8 @@ struct Config {
 
 // Entry i - 32768 holds round(log2f(i) * 2048) for i = 32768..65535, with R's
 // correctly rounded log2f (rmath::cr_log2f); log2_table_size entries, built
-// once per process and valid for its life (vif_cpu.cpp).
+// once per process and valid for its life (vif_cpu.cpp). Two zero entries
+// follow: the SIMD gathers read 32 bits at an entry's address.
 const std::uint16_t* log2_table();
 
 // The options of --feature vif (vif_cpu.cpp).
