@@ -25,8 +25,6 @@ jobs=${JOBS:-$(nproc)}
 log() { echo "ffmpeg-client: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 # The configuration: nothing but what the comparisons use.
 configure_flags=(

@@ -26,8 +26,6 @@ ffmpeg_dir=$(cd "$1" && pwd)
 jobs=${JOBS:-$(nproc)}
 log() { echo "ffmpeg-nvdec: $*" >&2; }
 die() { log "error: $*"; exit 1; }
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 configure_flags=(
   --prefix="$ffmpeg_dir/prefix"

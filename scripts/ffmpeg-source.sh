@@ -1,7 +1,10 @@
 # Sourced by scripts/ffmpeg-client.sh and scripts/ffmpeg-nvdec.sh: Debian's
 # source package of this machine's ffmpeg. Expects ffmpeg_dir (the source
-# goes to $ffmpeg_dir/src), log, die and SUDO from the caller; defines
+# goes to $ffmpeg_dir/src), log and die from the caller; defines SUDO,
 # have_source and fetch_source.
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 # A deb-src stanza for every deb entry of this machine's Debian release (its
 # suites start with the release's codename: bookworm, bookworm-updates,

@@ -3,8 +3,6 @@
 // (log2 and fp64 islands) as the same integer and IEEE operations per lane.
 #include "features/vif/vif_simd.hpp"
 
-#include <array>
-
 #include "features/vif/vif_host.hpp"
 
 #if EXACTVMAF_SIMD_X86
@@ -487,7 +485,6 @@ EXACTVMAF_TARGET_AVX2 Residuals accumulate_pixels(const std::int32_t* s1, const 
                                                   const std::uint16_t* log2_table) {
   if (!vector_log_branch(gain_limit, log2_table))
     return scalar_kernels().accumulate_pixels(s1, s2, s12, n, gain_limit, log2_table);
-  const std::uint16_t* table = log2_table;
   const __m256i zero = _mm256_setzero_si256(), nsq_minus_1 = _mm256_set1_epi32(sigma_nsq - 1);
   const __m256d limit = _mm256_set1_pd(gain_limit);
   LogSums sums{zero, zero};
@@ -499,7 +496,7 @@ EXACTVMAF_TARGET_AVX2 Residuals accumulate_pixels(const std::int32_t* s1, const 
     const __m256i sigma2 = _mm256_max_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s2 + p)), zero);
     const __m256i sigma12 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s12 + p));
     const __m256i is_log = _mm256_cmpgt_epi32(sigma1, nsq_minus_1);
-    log_branch_x8(sigma1, sigma2, sigma12, is_log, limit, table, sums);
+    log_branch_x8(sigma1, sigma2, sigma12, is_log, limit, log2_table, sums);
     const __m256i add = _mm256_andnot_si256(is_log, sigma2);
     non_log_sum = _mm256_add_epi64(non_log_sum, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(add)));
     non_log_sum = _mm256_add_epi64(non_log_sum, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(add, 1)));

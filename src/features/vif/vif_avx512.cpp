@@ -13,8 +13,6 @@
 // A tap of 2^15 or more (scale 3's 43728) goes in as two halves.
 #include "features/vif/vif_simd.hpp"
 
-#include <array>
-
 #include "features/vif/vif_host.hpp"
 
 #if EXACTVMAF_SIMD_X86
