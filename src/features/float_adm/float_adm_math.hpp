@@ -24,6 +24,7 @@
 
 #include "features/common/adm_common.hpp"
 #include "numeric/cr_pow.hpp"
+#include "numeric/cr_powf_pair.hpp"
 #include "numeric/f64_policy.hpp"
 #include "numeric/hd.hpp"
 #include "numeric/no_libm.hpp"  // last: poisons the libm names
@@ -276,7 +277,9 @@ struct PNorm {
 // powf(x, p) for the per-sample terms. On the device R's fast path; a sample
 // it cannot decide sets *undecided (the caller recomputes the frame on the
 // host) and contributes 0. With a policy without fp64 (F::native_fp64
-// false) the same fast path on Sf64, an exact island, on host and device.
+// false), on host and device: powf on fp32 pairs (rmath::cr_powf_fast_pair,
+// R's bits or undecided, about 3e-6 of calls), then the same fast path on
+// Sf64 for those.
 // On the device it is called out of line: inlined into row_terms_kernel
 // (nvcc 13.0, sm_90) it returned other values than on the host while every
 // other build agrees, the out-of-line call agrees on every fixture
@@ -295,7 +298,11 @@ EXACTVMAF_HD_INLINE float pow_term(float x, const PNorm& pn, bool* undecided, F&
   if (pn.cube) return x * x * x;
   float r = 0.0f;
   if constexpr (!std::remove_reference_t<F>::native_fp64) {
-    ++f.exact;
+    // Pairs first (counted as a pair island), the Sf64 fast path for the
+    // few they leave undecided (a replay; exact midpoints go there too).
+    ++f.islands;
+    if (rmath::cr_powf_fast_pair(x, pn.p, &r)) return r;
+    ++f.replays;
     if (EXACTVMAF_FLOAT_ADM_POWF_SF64(x, pn.p, &r)) return r;
   } else {
 #if EXACTVMAF_DEVICE_CODE
