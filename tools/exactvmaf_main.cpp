@@ -21,6 +21,7 @@
 #include "exactvmaf/model.hpp"
 #include "core/startup_trace.hpp"
 #include "io/readers.hpp"
+#include "backends/cuda/runner.hpp"
 #include "report_file.hpp"
 #if EXACTVMAF_HAVE_LIBAV
 #include "av/av_input.hpp"
@@ -53,7 +54,32 @@ struct Settings {
   unsigned decoder_threads = 0;
   std::optional<std::string> scale;
   bool scale_both = false;
+  std::string hwdec = "auto";
 };
+
+#if EXACTVMAF_HAVE_LIBAV
+// --hwdec: the GPU compressed inputs are decoded on (NVDEC, frames stay in
+// device memory), or -1 for the CPU. auto: with --backend cuda on one GPU
+// that works, without --scale (the scaler runs on the host); cuda: the same
+// conditions, as errors when they fail.
+int hwdec_gpu(const Settings& s, const ev::RunOptions& opts) {
+  if (s.hwdec == "none") return -1;
+  if (s.hwdec != "auto" && s.hwdec != "cuda")
+    throw ev::Error(fmt::format("--hwdec {}: expected none, cuda or auto", s.hwdec));
+  const bool required = s.hwdec == "cuda";
+  std::string why_not;
+  if (!ev::av::hwdec_cuda_built()) why_not = "this exactvmaf was built without CUDA";
+  else if (opts.backend != ev::Backend::cuda) why_not = "it needs --backend cuda";
+  else if (opts.gpus.size() != 1) why_not = "it needs one GPU (--gpu N)";
+  else if (s.scale && s.scale->rfind("auto", 0) == 0)
+    why_not = "--scale auto converts pixel formats on the host (use --hwdec none)";
+  else if (const std::string problem = ev::cuda::device_problem(opts.gpus.front()); !problem.empty())
+    why_not = problem;
+  if (why_not.empty()) return opts.gpus.front();
+  if (required) throw ev::Error("--hwdec cuda: " + why_not);
+  return -1;
+}
+#endif
 
 void print_features() {
   for (const auto& f : ev::feature_registry()) {
@@ -189,6 +215,19 @@ int run_cli(const Settings& s) {
   }
   ev::av::ReaderOptions ref_opts, dist_opts;
   ref_opts.threads = dist_opts.threads = s.decoder_threads;
+  ref_opts.hwdec_gpu = dist_opts.hwdec_gpu = hwdec_gpu(s, opts);
+  ref_opts.hwdec_warn = dist_opts.hwdec_warn = s.hwdec == "cuda";
+  std::optional<ev::av::ScaleRequest> scale_req;
+  if (s.scale) scale_req = ev::av::parse_scale(*s.scale);
+  if (scale_req && !scale_req->automatic) {
+    // --scale WxH: done where the frames are (the R scaler, same bits on the GPU and the host).
+    ev::av::ScaleStep step;
+    step.algorithm = scale_req->algorithm;
+    step.width = scale_req->width;
+    step.height = scale_req->height;
+    dist_opts.gpu_scale = step;
+    if (s.scale_both) ref_opts.gpu_scale = step;
+  }
   ref_opts.stream = s.stream_ref ? s.stream_ref : s.stream;
   dist_opts.stream = s.stream_dist ? s.stream_dist : s.stream;
   std::unique_ptr<ev::VideoReader> ref = ev::av::open_input(s.ref_path, raw_opts, ref_opts, s.stream_ref.has_value());
@@ -198,8 +237,10 @@ int run_cli(const Settings& s) {
     throw ev::Error(fmt::format("--stream {}: neither input is read through FFmpeg (y4m and raw YUV have one stream)",
                                 *s.stream));
   if (s.scale_both && !s.scale) throw ev::Error("--scale_both needs --scale WxH");
-  if (s.scale) {
-    const ev::av::ScaleRequest req = ev::av::parse_scale(*s.scale);
+  // An input decoded on the GPU did its --scale WxH there.
+  const auto on_gpu = [](const ev::VideoReader& r) { return r.info().hw_decoder.rfind("nvdec", 0) == 0; };
+  if (scale_req) {
+    const ev::av::ScaleRequest& req = *scale_req;
     ev::av::ScaleStep step;
     step.algorithm = req.algorithm;
     if (req.automatic) {
@@ -218,19 +259,24 @@ int run_cli(const Settings& s) {
     } else {
       step.width = req.width;
       step.height = req.height;
-      dist = ev::av::scale_reader(std::move(dist), step);
-      if (s.scale_both) ref = ev::av::scale_reader(std::move(ref), step);
+      if (!on_gpu(*dist)) dist = ev::av::scale_reader(std::move(dist), step);
+      if (s.scale_both && !on_gpu(*ref)) ref = ev::av::scale_reader(std::move(ref), step);
       scaling = fmt::format("{}x{}:{}{}", req.width, req.height, ev::av::scale_algorithm_name(req.algorithm),
                             s.scale_both ? " both" : " distorted");
     }
     for (const auto* r : {ref.get(), dist.get()})
       if (!r->info().scaling.empty())
         scaling += fmt::format("; {}: {}", r == ref.get() ? "reference" : "distorted", r->info().scaling);
-    scaling += "; " + ev::av::scaler_version() + " (bitexact, accurate_rnd)";
+    if (scaling.find("libswscale") != std::string::npos || req.automatic)
+      scaling += "; " + ev::av::scaler_version() + " (bitexact, accurate_rnd)";
   }
   const char* size_hint =
       " (--scale WxH scales the distorted video; --scale auto converts and scales both, as ab-av1 does)";
 #else
+  if (s.hwdec == "cuda")
+    throw ev::Error("--hwdec cuda: this exactvmaf was built without FFmpeg's libraries (EXACTVMAF_LIBAV)");
+  if (s.hwdec != "auto" && s.hwdec != "none")
+    throw ev::Error(fmt::format("--hwdec {}: expected none, cuda or auto", s.hwdec));
   if (s.scale || s.scale_both || s.stream || s.stream_ref || s.stream_dist)
     throw ev::Error(std::string(s.scale || s.scale_both ? "--scale" : "--stream") +
                     ": this exactvmaf was built without FFmpeg's libraries (EXACTVMAF_LIBAV), so it reads y4m and "
@@ -314,8 +360,15 @@ int run_cli(const Settings& s) {
         if (!i.conversion.empty()) line += "; " + i.conversion;
       }
       if (!i.scaling.empty()) line += "; scaled " + i.scaling;
+      if (!i.hw_decoder.empty()) {
+        line += "; " + i.hw_decoder;
+        if (i.device_frames) line += fmt::format(", {} frames in device memory", i.device_frames);
+      }
       std::fprintf(stderr, "%s\n", line.c_str());
     }
+    if (result.cuda_host_downloads)
+      std::fprintf(stderr, "  frames decoded on the GPU copied to the host for host steps: %llu\n",
+                   static_cast<unsigned long long>(result.cuda_host_downloads));
     const auto last = result.frames - 1;
     for (std::size_t id = 0; id < result.scores.metric_count(); ++id) {
       const auto mean = result.scores.pooled(id, ev::PoolMethod::mean, 0, last, s.subsample);
@@ -343,11 +396,14 @@ void add_options(CLI::App& app, Settings& s) {
                  "compressed input: the video stream to read, by FFmpeg's stream index (default: the first video stream)");
   app.add_option("--stream_ref", s.stream_ref, "as --stream, for the reference only");
   app.add_option("--stream_dist", s.stream_dist, "as --stream, for the distorted only");
+  app.add_option("--hwdec", s.hwdec,
+                 "compressed input: decode on the GPU (NVDEC) into device memory: cuda, none, or auto (default: cuda "
+                 "with --backend cuda on one GPU, where the codec allows; else the CPU)");
   app.add_option("--decoder_threads", s.decoder_threads,
                  "compressed input: decoder threads per input (default 0: FFmpeg's choice, one per core)");
   app.add_option("--scale", s.scale,
                  "scale the distorted video before scoring: WxH[:bicubic|bilinear|lanczos] (W or H -1 keeps the "
-                 "aspect ratio), or auto (ab-av1's rule, both inputs); libswscale, bit-exact flags");
+                 "aspect ratio), or auto (ab-av1's rule, both inputs); the R scaler (libswscale's bit-exact bytes)");
   app.add_flag("--scale_both", s.scale_both, "with --scale WxH, scale the reference too");
   app.add_option("-w,--width", s.width, "width (raw input)");
   app.add_option("-h,--height", s.height, "height (raw input)");

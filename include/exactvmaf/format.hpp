@@ -50,12 +50,26 @@ struct VideoFormat {
   std::string describe() const;
 };
 
+// A frame decoded on a GPU (--hwdec cuda): its samples in device memory,
+// planar as in the host planes (low bits, native 16-bit words above 8 bits).
+// `host` are the frame's own host planes, which hold its samples only after
+// the cuda backend has copied them there for a host step that reads them.
+struct DevicePlanes {
+  int gpu = -1;
+  const std::uint8_t* data[3] = {nullptr, nullptr, nullptr};
+  std::size_t pitch[3] = {0, 0, 0};
+  std::uint8_t* host[3] = {nullptr, nullptr, nullptr};
+};
+
 // A read-only view of one frame's planes. Samples are uint8_t when
 // bitdepth == 8, else uint16_t; stride is in bytes.
 struct PictureView {
   VideoFormat format;
   const std::uint8_t* data[3] = {nullptr, nullptr, nullptr};
   std::ptrdiff_t stride[3] = {0, 0, 0};
+  // Non-null: the samples are in device memory (only the cuda backend reads
+  // such a frame; data[] are then its host planes, see DevicePlanes).
+  const DevicePlanes* device = nullptr;
 
   // libvmaf's picture plane sizes (see VideoFormat::picture_width).
   unsigned w(unsigned p) const { return format.picture_width(p); }

@@ -50,6 +50,15 @@ class FrameBuffer {
   std::optional<double> timestamp() const { return timestamp_; }
   void set_timestamp(std::optional<double> seconds) { timestamp_ = seconds; }
 
+  // A frame decoded on a GPU (--hwdec cuda) lives in device planes that the
+  // buffer keeps (`storage` owns them) and reuses for its next frames.
+  // set_on_device(true) marks the current frame as being there; a reader that
+  // writes host samples calls set_on_device(false).
+  void attach_device_planes(std::shared_ptr<void> storage, const DevicePlanes& planes);
+  const DevicePlanes* device_planes() const { return device_storage_ ? &device_ : nullptr; }
+  void set_on_device(bool on_device) { on_device_ = on_device && device_storage_; }
+  bool on_device() const { return on_device_; }
+
  private:
   struct AlignedFree {
     void operator()(std::uint8_t* p) const;
@@ -60,6 +69,9 @@ class FrameBuffer {
   std::ptrdiff_t stride_[3] = {0, 0, 0};
   bool pinned_ = false;
   std::optional<double> timestamp_;
+  std::shared_ptr<void> device_storage_;
+  DevicePlanes device_;
+  bool on_device_ = false;
 };
 
 // At most `count` FrameBuffers, made on first need. acquire() blocks until one is free; the

@@ -44,6 +44,11 @@ struct VideoInfo {
   std::optional<std::uint64_t> frame_count_estimate;
   // Set by a scaling reader: e.g. "1280x720 -> 1920x1080 bicubic".
   std::string scaling;
+  // Compressed input decoded on a GPU (--hwdec cuda): e.g. "nvdec on GPU 0",
+  // and the frames handed to the pipeline in device memory so far; or why
+  // the GPU's decoder was not used ("hwdec: ...", frames decoded on the CPU).
+  std::string hw_decoder;
+  std::uint64_t device_frames = 0;
 };
 
 class VideoReader {

@@ -87,6 +87,9 @@ struct RunResult {
   // overflowing queue of undecided samples, a frame-wide fallback), summed
   // over features. 0 on ordinary content.
   std::uint64_t cuda_host_frames = 0;
+  // cuda: frames decoded on the GPU (--hwdec cuda) whose samples were copied
+  // to the host for a host step (an undecided sample, a host fallback).
+  std::uint64_t cuda_host_downloads = 0;
   // cuda: the devices that ran (RunOptions::gpus, "all" resolved) and the
   // frames each of these entries scored.
   std::vector<int> cuda_gpus;

@@ -12,8 +12,25 @@
 
 #include "exactvmaf/io.hpp"
 #include "io/readers.hpp"
+#include "io/rscale.hpp"
 
 namespace exactvmaf::av {
+
+enum class ScaleAlgorithm { bicubic, bilinear, lanczos };
+const char* scale_algorithm_name(ScaleAlgorithm a);
+io::RScaleAlgorithm rscale_algorithm(ScaleAlgorithm a);
+
+// One input's scaling: first to `convert_to`'s pixel format and bit depth
+// at the same size (ab-av1's format=: libswscale set up as FFmpeg's scale
+// filter sets it up, SWS_BITEXACT | SWS_ACCURATE_RND), then to width x height
+// (-1 as in FFmpeg's scale filter) with the R scaler (io/rscale.hpp: the
+// same bytes as libswscale so set up, on the host and on the GPU), or
+// libswscale for what the R scaler refuses (16-bit, extreme ratios).
+struct ScaleStep {
+  std::optional<std::pair<PixelFormat, unsigned>> convert_to;
+  int width = -1, height = -1;  // both -1: keep the size
+  ScaleAlgorithm algorithm = ScaleAlgorithm::bicubic;
+};
 
 struct ReaderOptions {
   // --stream: the stream index as FFmpeg numbers it (ffprobe's "Stream #0:N");
@@ -21,7 +38,21 @@ struct ReaderOptions {
   std::optional<unsigned> stream;
   // Decoder threads (frame and slice threads); 0: libavcodec's choice (one per core).
   unsigned threads = 0;
+  // --hwdec cuda: decode on this GPU with NVDEC into device memory when the
+  // codec and stream allow it (else on the CPU, saying why in
+  // VideoInfo::hw_decoder, and with a warning when `hwdec_warn`); -1: CPU.
+  int hwdec_gpu = -1;
+  bool hwdec_warn = false;
+  // --scale for this input while frames are decoded on the GPU: a resize
+  // (no convert_to) done there with the R scaler, same bits as
+  // scale_reader(); VideoInfo::scaling then says so. Frames decoded on the
+  // CPU are returned unscaled (VideoInfo::scaling empty): scale_reader()'s job.
+  std::optional<ScaleStep> gpu_scale;
 };
+
+// Whether this build can decode on the GPU (--hwdec cuda): CUDA and FFmpeg's
+// CUDA device type.
+bool hwdec_cuda_built();
 
 // The reader for one -r/-d argument:
 //  - "-", a name ending in .y4m or .yuv, an input that starts with
@@ -43,8 +74,6 @@ std::unique_ptr<VideoReader> open_av(const std::string& path, const ReaderOption
 
 // --- scaling (docs/input.md, "Scaling") ---------------------------------------
 
-enum class ScaleAlgorithm { bicubic, bilinear, lanczos };
-const char* scale_algorithm_name(ScaleAlgorithm a);
 
 // A parsed --scale: "WxH[:algorithm]" (W or H may be -1: keep the aspect
 // ratio, FFmpeg's rule) or "auto" (ab-av1's rule, bicubic).
@@ -56,15 +85,6 @@ struct ScaleRequest {
 // Throws Error naming --scale on a malformed value.
 ScaleRequest parse_scale(const std::string& text);
 
-// One input's scaling: first to `convert_to`'s pixel format and bit depth
-// at the same size (ab-av1's format=), then to width x height (-1 as in
-// FFmpeg's scale filter), each step a libswscale context set up as FFmpeg's
-// scale filter sets it up, with SWS_BITEXACT | SWS_ACCURATE_RND.
-struct ScaleStep {
-  std::optional<std::pair<PixelFormat, unsigned>> convert_to;
-  int width = -1, height = -1;  // both -1: keep the size
-  ScaleAlgorithm algorithm = ScaleAlgorithm::bicubic;
-};
 
 // ab-av1's --vmaf-scale auto (src/command/args/vmaf.rs, ffmpeg_lavfi and
 // vf_scale): decided by the distorted size and the models. `models` are the

@@ -10,6 +10,10 @@ extern "C" {
 #include <libavformat/avformat.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
+#if EXACTVMAF_AV_HWDEC_CUDA
+#include <libavutil/hwcontext.h>
+#include <libavutil/hwcontext_cuda.h>
+#endif
 }
 
 #include <algorithm>
@@ -19,6 +23,9 @@ extern "C" {
 
 #include "av/av_input.hpp"
 #include "av/av_util.hpp"
+#if EXACTVMAF_AV_HWDEC_CUDA
+#include "backends/cuda/frame_import.hpp"
+#endif
 #include "exactvmaf/error.hpp"
 #include "io/warnings.hpp"
 #include "io/y4m_header.hpp"
@@ -119,6 +126,31 @@ Layout layout_of(const std::string& path, AVPixelFormat f) {
   return l;
 }
 
+#if EXACTVMAF_AV_HWDEC_CUDA
+// libavcodec's format negotiation with --hwdec cuda: frames in device memory
+// when offered (a hwaccel that then fails to start is dropped by libavcodec,
+// which asks again), else the first software format, as by default.
+AVPixelFormat cuda_or_software(AVCodecContext*, const AVPixelFormat* formats) {
+  for (const AVPixelFormat* f = formats; *f != AV_PIX_FMT_NONE; ++f)
+    if (*f == AV_PIX_FMT_CUDA) return *f;
+  for (const AVPixelFormat* f = formats; *f != AV_PIX_FMT_NONE; ++f) {
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(*f);
+    if (d && !(d->flags & AV_PIX_FMT_FLAG_HWACCEL)) return *f;
+  }
+  return AV_PIX_FMT_NONE;
+}
+
+bool has_cuda_config(const AVCodec* codec) {
+  for (int i = 0;; ++i) {
+    const AVCodecHWConfig* c = avcodec_get_hw_config(codec, i);
+    if (!c) return false;
+    if (c->device_type == AV_HWDEVICE_TYPE_CUDA && c->pix_fmt == AV_PIX_FMT_CUDA &&
+        (c->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX))
+      return true;
+  }
+}
+#endif
+
 class AvReader final : public VideoReader {
  public:
   AvReader(const std::string& path, const ReaderOptions& opts) : path_(path) {
@@ -187,6 +219,7 @@ class AvReader final : public VideoReader {
     dec_->pkt_timebase = st->time_base;
     dec_->thread_count = static_cast<int>(opts.threads);
     dec_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    if (opts.hwdec_gpu >= 0) use_gpu_decoder(codec, opts);
     clear_logged_error();
     ret = avcodec_open2(dec_, codec, nullptr);
     if (ret < 0)
@@ -225,13 +258,19 @@ class AvReader final : public VideoReader {
       throw Error(fmt::format("{}: stream {} ({}) has no frame that decodes (a truncated or damaged file?)", path_,
                               stream_, info_.codec));
     pending_ = true;
-    const auto src = static_cast<AVPixelFormat>(frame_->format);
     width_ = frame_->width;
     height_ = frame_->height;
-    src_fmt_ = src;
+    src_fmt_ = static_cast<AVPixelFormat>(frame_->format);
     if (width_ <= 0 || height_ <= 0 || static_cast<unsigned>(width_) > io::kMaxDimension ||
         static_cast<unsigned>(height_) > io::kMaxDimension)
       throw Error(fmt::format("{}: frame size {}x{} is out of range", path_, width_, height_));
+    // Frames in device memory are described by the software format the
+    // stream decodes to (the samples are the same).
+    const AVPixelFormat src = src_fmt_ == AV_PIX_FMT_CUDA ? dec_->sw_pix_fmt : src_fmt_;
+    if (src_fmt_ == AV_PIX_FMT_CUDA) setup_surface(opts);
+    else if (opts.hwdec_gpu >= 0 && hw_device_)
+      gpu_decoder_not_used(opts, fmt::format("NVDEC cannot decode this stream ({} {}); decoding on the CPU",
+                                             info_.codec, av_get_pix_fmt_name(src)));
     Layout l = layout_of(path_, src);
     path_kind_ = l.path;
     info_.format = l.format;
@@ -242,6 +281,11 @@ class AvReader final : public VideoReader {
                               io::kMaxFrameBytes));
     info_.source_format = av_get_pix_fmt_name(src);
     info_.conversion = l.note;
+    if (src_fmt_ == AV_PIX_FMT_CUDA && l.path != Path::copy)
+      throw Error(fmt::format("{}: --hwdec cuda: the GPU decoder gives {} for this stream, which is not read from "
+                              "device memory (use --hwdec none)",
+                              path_, av_get_pix_fmt_name(src)));
+    if (src_fmt_ == AV_PIX_FMT_CUDA && opts.gpu_scale) scale_on_gpu(*opts.gpu_scale);
     const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(src);
     const bool jpeg_format = std::strncmp(d->name, "yuvj", 4) == 0;
     info_.range = frame_->color_range == AVCOL_RANGE_JPEG || jpeg_format ? ColorRange::full
@@ -429,6 +473,23 @@ class AvReader final : public VideoReader {
 
   void write(FrameBuffer& dst) {
     dst.set_timestamp(timestamp_);
+#if EXACTVMAF_AV_HWDEC_CUDA
+    if (src_fmt_ == AV_PIX_FMT_CUDA) {
+      if (frame_->crop_left || frame_->crop_top)
+        throw Error(fmt::format("{}: --hwdec cuda: frame {} is cropped at its top or left edge, which frames in "
+                                "device memory do not support (use --hwdec none)",
+                                path_, frames_));
+      cuda::DecodedSurface surface = surface_;
+      for (unsigned p = 0; p < 3; ++p) {
+        surface.plane[p] = frame_->data[p];
+        surface.pitch[p] = static_cast<std::size_t>(std::max(0, frame_->linesize[p]));
+      }
+      gpu_stream_->import(surface, dst, luma_only_, path_);
+      ++info_.device_frames;
+      return;
+    }
+#endif
+    dst.set_on_device(false);
     const VideoFormat& f = info_.format;
     switch (path_kind_) {
       case Path::copy:
@@ -474,6 +535,104 @@ class AvReader final : public VideoReader {
     for (unsigned y = 0; y < rows; ++y) std::memcpy(out + y * out_stride, src + y * src_stride, bytes);
   }
 
+  // --hwdec cuda (ReaderOptions::hwdec_gpu): libavcodec's CUDA device on
+  // GPU `gpu`'s primary context (the one the cuda backend uses, so device
+  // pointers are shared) with our stream, and the format negotiation that
+  // picks frames in device memory. One decoder thread: NVDEC decodes.
+  void use_gpu_decoder(const AVCodec* codec, const ReaderOptions& opts) {
+#if EXACTVMAF_AV_HWDEC_CUDA
+    if (!has_cuda_config(codec)) {
+      gpu_decoder_not_used(opts, fmt::format("this FFmpeg has no NVDEC decoder for {}; decoding on the CPU", codec->name));
+      return;
+    }
+    const int gpu = opts.hwdec_gpu;
+    gpu_stream_ = std::make_unique<cuda::DecodeStream>(gpu);
+    // Our context, given to FFmpeg (its own primary-context setup insists on
+    // flags of its choosing and refuses a context the runtime already made).
+    hw_device_ = av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA);
+    if (!hw_device_) throw Error(path_ + ": out of memory");
+    auto* device = reinterpret_cast<AVHWDeviceContext*>(hw_device_->data);
+    auto* cuda_device = static_cast<AVCUDADeviceContext*>(device->hwctx);
+    cuda_device->cuda_ctx = static_cast<CUcontext>(gpu_stream_->context());
+    cuda_device->stream = static_cast<CUstream>(gpu_stream_->stream());
+    clear_logged_error();
+    const int ret = av_hwdevice_ctx_init(hw_device_);
+    if (ret < 0)
+      throw Error(fmt::format("{}: --hwdec cuda: cannot open GPU {} for decoding ({})", path_, gpu, error_text(ret)));
+    dec_->hw_device_ctx = av_buffer_ref(hw_device_);
+    if (!dec_->hw_device_ctx) throw Error(path_ + ": out of memory");
+    dec_->get_format = cuda_or_software;
+    dec_->thread_count = 1;
+#else
+    (void)codec;
+    (void)opts;
+    throw Error(path_ + ": --hwdec cuda: this exactvmaf was built without CUDA");
+#endif
+  }
+
+  // The first frame came in device memory: how its surfaces map to planes.
+  void setup_surface(const ReaderOptions& opts) {
+#if EXACTVMAF_AV_HWDEC_CUDA
+    if (!frame_->hw_frames_ctx) throw Error(path_ + ": --hwdec cuda: a frame in device memory without its frames context");
+    const auto* frames = reinterpret_cast<const AVHWFramesContext*>(frame_->hw_frames_ctx->data);
+    const AVPixFmtDescriptor* sw = av_pix_fmt_desc_get(dec_->sw_pix_fmt);
+    const int depth = sw ? sw->comp[0].depth : 0;
+    switch (frames->sw_format) {
+      case AV_PIX_FMT_NV12: surface_.interleaved_chroma = true; break;
+      case AV_PIX_FMT_P010:
+      case AV_PIX_FMT_P016: surface_.interleaved_chroma = true; surface_.shift = static_cast<unsigned>(16 - depth); break;
+      case AV_PIX_FMT_YUV444P: break;
+      case AV_PIX_FMT_YUV444P16: surface_.shift = static_cast<unsigned>(16 - depth); break;
+      default:
+        throw Error(fmt::format("{}: --hwdec cuda: the GPU decoder gives {} surfaces, which are not read (use "
+                                "--hwdec none)",
+                                path_, av_get_pix_fmt_name(frames->sw_format)));
+    }
+    const bool wide = frames->sw_format != AV_PIX_FMT_NV12 && frames->sw_format != AV_PIX_FMT_YUV444P;
+    if ((depth > 8) != wide || depth < 8 || depth > 16)
+      throw Error(fmt::format("{}: --hwdec cuda: {}-bit {} video in {} surfaces is not read (use --hwdec none)", path_,
+                              depth, av_get_pix_fmt_name(dec_->sw_pix_fmt), av_get_pix_fmt_name(frames->sw_format)));
+    info_.hw_decoder = fmt::format("nvdec on GPU {} ({} surfaces)", opts.hwdec_gpu,
+                                   av_get_pix_fmt_name(frames->sw_format));
+#else
+    (void)opts;
+#endif
+  }
+
+  // --scale on frames decoded on the GPU: the R scaler there (what
+  // scale_reader() does on the host, same bits).
+  void scale_on_gpu(const ScaleStep& step) {
+#if EXACTVMAF_AV_HWDEC_CUDA
+    if (step.convert_to)
+      throw Error(path_ + ": --hwdec cuda: --scale auto converts pixel formats on the host (use --hwdec none)");
+    const VideoFormat src = info_.format;
+    const auto [w, h] = scaled_size(src.width, src.height, step);
+    if (w == src.width && h == src.height) return;
+    try {
+      scale_plan_ = std::make_unique<io::RScalePlan>(src, w, h, rscale_algorithm(step.algorithm));
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}: --hwdec cuda: {} (use --hwdec none)", path_, e.what()));
+    }
+    if (scale_plan_->dst_format().packed_frame_bytes() > io::kMaxFrameBytes)
+      throw Error(fmt::format("{}: scaled to {}, a frame is over the limit of {} bytes", path_,
+                              scale_plan_->dst_format().describe(), io::kMaxFrameBytes));
+    gpu_stream_->set_scale(*scale_plan_);
+    info_.format = scale_plan_->dst_format();
+    // The report's text is the host's (same scaler, same bits); the summary
+    // says where it ran.
+    info_.scaling = fmt::format("{}x{} -> {}x{} {} (R scaler)", src.width, src.height, w, h,
+                                scale_algorithm_name(step.algorithm));
+    info_.hw_decoder.insert(info_.hw_decoder.size() - 1, ", resized there");  // "... (nv12 surfaces, resized there)"
+#else
+    (void)step;
+#endif
+  }
+
+  void gpu_decoder_not_used(const ReaderOptions& opts, const std::string& why) {
+    info_.hw_decoder = "hwdec: " + why;
+    if (opts.hwdec_warn) io::warn(path_ + ": --hwdec cuda: " + why);
+  }
+
   void release() {
     sws_freeContext(sws_);
     sws_ = nullptr;
@@ -481,6 +640,10 @@ class AvReader final : public VideoReader {
     avformat_close_input(&fc_);
     av_frame_free(&frame_);
     av_packet_free(&pkt_);
+#if EXACTVMAF_AV_HWDEC_CUDA
+    av_buffer_unref(&hw_device_);
+    gpu_stream_.reset();  // after the decoder, which queues work on it
+#endif
   }
 
   std::string path_;
@@ -501,9 +664,17 @@ class AvReader final : public VideoReader {
   std::optional<double> timestamp_;
   bool pending_ = false, ended_ = false, flushed_ = false, luma_only_ = false;
   bool warned_interlaced_ = false, warned_vfr_ = false;
+  AVBufferRef* hw_device_ = nullptr;  // --hwdec cuda: libavcodec's CUDA device
+#if EXACTVMAF_AV_HWDEC_CUDA
+  std::unique_ptr<io::RScalePlan> scale_plan_;
+  std::unique_ptr<cuda::DecodeStream> gpu_stream_;
+  cuda::DecodedSurface surface_;  // the surfaces' layout (pointers set per frame)
+#endif
 };
 
 }  // namespace
+
+bool hwdec_cuda_built() { return EXACTVMAF_AV_HWDEC_CUDA != 0; }
 
 std::unique_ptr<VideoReader> open_av(const std::string& path, const ReaderOptions& opts) {
   return std::make_unique<AvReader>(path, opts);

@@ -1,6 +1,7 @@
-// --scale: libswscale contexts set up as FFmpeg's scale filter sets them up,
-// with SWS_BITEXACT | SWS_ACCURATE_RND, and ab-av1's automatic choice
-// (docs/input.md, "Scaling").
+// --scale: the R scaler (io/rscale.hpp, libswscale's bytes without it) for
+// resizing, libswscale set up as FFmpeg's scale filter sets it up (with
+// SWS_BITEXACT | SWS_ACCURATE_RND) for pixel format conversion and what the
+// R scaler refuses, and ab-av1's automatic choice (docs/input.md, "Scaling").
 extern "C" {
 #include <libswscale/swscale.h>
 }
@@ -66,15 +67,21 @@ class ScaledReader final : public VideoReader {
       what = format_text(src.pix_fmt, src.bitdepth) + " -> " + format_text(mid.pix_fmt, mid.bitdepth);
     }
     if (!(out == mid)) {
-      scale_ = make_sws(in_->path(), static_cast<int>(mid.width), static_cast<int>(mid.height),
-                        buffer_pix_fmt(mid.pix_fmt, mid.bitdepth), static_cast<int>(out.width),
-                        static_cast<int>(out.height), buffer_pix_fmt(out.pix_fmt, out.bitdepth),
-                        sws_flag_of(step.algorithm), src_info.range);
+      // The R scaler where it applies (the bytes libswscale gives, defined
+      // without it, as on the GPU); libswscale for the rest.
+      try {
+        rscale_ = std::make_unique<io::RScalePlan>(mid, out.width, out.height, rscale_algorithm(step.algorithm));
+      } catch (const Error&) {
+        scale_ = make_sws(in_->path(), static_cast<int>(mid.width), static_cast<int>(mid.height),
+                          buffer_pix_fmt(mid.pix_fmt, mid.bitdepth), static_cast<int>(out.width),
+                          static_cast<int>(out.height), buffer_pix_fmt(out.pix_fmt, out.bitdepth),
+                          sws_flag_of(step.algorithm), src_info.range);
+      }
       if (convert_) mid_buf_ = std::make_unique<FrameBuffer>(mid);
       else src_buf_ = std::make_unique<FrameBuffer>(src);
       if (!what.empty()) what += ", then ";
-      what += fmt::format("{}x{} -> {}x{} {}", mid.width, mid.height, out.width, out.height,
-                          scale_algorithm_name(step.algorithm));
+      what += fmt::format("{}x{} -> {}x{} {} ({})", mid.width, mid.height, out.width, out.height,
+                          scale_algorithm_name(step.algorithm), rscale_ ? "R scaler" : "libswscale");
     }
     info_.format = out;
     info_.scaling = what;
@@ -97,7 +104,10 @@ class ScaledReader final : public VideoReader {
 
   bool read_frame(FrameBuffer& dst) override {
     io::check_buffer_format(in_->path(), dst, info_.format);
+    if (!src_buf_) return in_->read_frame(dst);  // nothing to change
     if (!in_->read_frame(*src_buf_)) return false;
+    if (src_buf_->on_device())
+      throw InternalError(in_->path() + ": internal: a frame in device memory reached the host scaler");
     const FrameBuffer* from = src_buf_.get();
     if (convert_) {
       FrameBuffer& to = mid_buf_ ? *mid_buf_ : dst;
@@ -105,6 +115,8 @@ class ScaledReader final : public VideoReader {
       from = &to;
     }
     if (scale_) run(scale_, *from, dst);
+    if (rscale_) rscale_->scale(from->view(), dst);
+    dst.set_on_device(false);
     dst.set_timestamp(src_buf_->timestamp());
     return true;
   }
@@ -126,10 +138,20 @@ class ScaledReader final : public VideoReader {
   VideoInfo info_;
   SwsContext* convert_ = nullptr;
   SwsContext* scale_ = nullptr;
+  std::unique_ptr<io::RScalePlan> rscale_;
   std::unique_ptr<FrameBuffer> src_buf_, mid_buf_;
 };
 
 }  // namespace
+
+io::RScaleAlgorithm rscale_algorithm(ScaleAlgorithm a) {
+  switch (a) {
+    case ScaleAlgorithm::bilinear: return io::RScaleAlgorithm::bilinear;
+    case ScaleAlgorithm::lanczos: return io::RScaleAlgorithm::lanczos;
+    case ScaleAlgorithm::bicubic: break;
+  }
+  return io::RScaleAlgorithm::bicubic;
+}
 
 const char* scale_algorithm_name(ScaleAlgorithm a) {
   switch (a) {

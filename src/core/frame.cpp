@@ -66,7 +66,15 @@ PictureView FrameBuffer::view() const {
     v.data[p] = planes_[p];
     v.stride[p] = stride_[p];
   }
+  if (on_device_) v.device = &device_;
   return v;
+}
+
+void FrameBuffer::attach_device_planes(std::shared_ptr<void> storage, const DevicePlanes& planes) {
+  device_storage_ = std::move(storage);
+  device_ = planes;
+  for (unsigned p = 0; p < 3; ++p) device_.host[p] = planes_[p];
+  on_device_ = false;
 }
 
 std::shared_ptr<FramePool> FramePool::create(const VideoFormat& fmt, std::size_t count, HostMemory memory) {

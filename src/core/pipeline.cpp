@@ -436,6 +436,7 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   result.cuda_upload_ms = cuda_times.upload_ms;
   result.cuda_kernel_ms = cuda_times.kernel_ms;
   result.cuda_host_frames = cuda_times.host_frames;
+  result.cuda_host_downloads = cuda_times.host_downloads;
   result.cuda_pair_islands = cuda_times.arith.pair_islands;
   result.cuda_replays = cuda_times.arith.replays;
   result.cuda_exact_islands = cuda_times.arith.exact_islands;

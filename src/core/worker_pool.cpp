@@ -19,6 +19,8 @@ class CpuProcessor final : public FrameProcessor {
     for (auto& e : extractors) workers_.push_back(e.impl->make_worker());
   }
   void process(const FrameInput& in, const std::vector<bool>& active, FrameResult& result) override {
+    if (in.ref.device || in.dist.device)
+      throw Error("a frame decoded on the GPU reached the cpu backend (--hwdec cuda needs --backend cuda)");
     FrameInput each = in;
     for (std::size_t e = 0; e < extractors_.size(); ++e) {
       if (!active[e]) continue;
@@ -49,6 +51,7 @@ class CudaProcessor final : public FrameProcessor {
     totals_->stats.upload_ms += s.upload_ms;
     totals_->stats.kernel_ms += s.kernel_ms;
     totals_->stats.host_frames += s.host_frames;
+    totals_->stats.host_downloads += s.host_downloads;
     totals_->stats.arith += s.arith;
     totals_->entry_frames.at(entry_) += frames_;
   }

@@ -138,6 +138,11 @@ class FeatureWorker {
   // fallback). Counted so that a run (RunResult::cuda_host_frames) and the
   // CUDA tests can tell a device result from a host recomputation.
   virtual std::uint64_t host_frames() const { return 0; }
+  // Asked after the stream completed, before finish(): whether finish() will
+  // read the frame's host samples (current or history). Frames decoded on the
+  // GPU (--hwdec cuda) are copied to the host only then. The default, yes, is
+  // always right; a worker that knows better says so.
+  virtual bool reads_host_samples() const { return true; }
   // The fp32pair kernels' island counts so far (zero for fp64 kernels).
   virtual DeviceArithCounts arith_counts() const { return {}; }
 };

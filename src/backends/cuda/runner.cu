@@ -65,6 +65,9 @@ class CudaFrameRunner final : public FrameRunner {
       times_.upload_ms += up;
       times_.kernel_ms += k;
     }
+    bool host_reads = false;
+    for (std::size_t e = 0; e < workers_.size(); ++e) host_reads = host_reads || (active[e] && workers_[e]->reads_host_samples());
+    if (host_reads) download(in);
     FrameInput fin = in;
     for (std::size_t e = 0; e < workers_.size(); ++e) {
       if (!active[e]) continue;
@@ -120,16 +123,58 @@ class CudaFrameRunner final : public FrameRunner {
     }
   }
 
+  // A host frame is uploaded; a frame decoded on this GPU (--hwdec cuda) is
+  // copied from its device planes.
   void upload_picture(const PictureView& src, std::uint8_t planes, const DevicePicture& dst) {
+    const DevicePlanes* on_device = src.device;
+    if (on_device && on_device->gpu != opts_.gpu)
+      throw Error("a frame decoded on GPU " + std::to_string(on_device->gpu) + " cannot be scored on GPU " +
+                  std::to_string(opts_.gpu) + " (--hwdec cuda decodes on the GPU that scores)");
     for (unsigned p = 0; p < src.format.planes(); ++p) {
       if (!(planes & (1u << p))) continue;
       const DevicePlane& d = dst.plane[p];
       if (d.width == 0 || d.height == 0) continue;
-      EXACTVMAF_CUDA_CHECK(cudaMemcpy2DAsync(const_cast<std::uint8_t*>(d.data), d.pitch, src.data[p],
-                                             static_cast<std::size_t>(src.stride[p]),
-                                             static_cast<std::size_t>(d.width) * src.format.bytes_per_sample(),
-                                             d.height, cudaMemcpyHostToDevice, stream_));
+      const std::size_t row = static_cast<std::size_t>(d.width) * src.format.bytes_per_sample();
+      if (on_device) {
+        EXACTVMAF_CUDA_CHECK(cudaMemcpy2DAsync(const_cast<std::uint8_t*>(d.data), d.pitch, on_device->data[p],
+                                               on_device->pitch[p], row, d.height, cudaMemcpyDeviceToDevice, stream_));
+      } else {
+        EXACTVMAF_CUDA_CHECK(cudaMemcpy2DAsync(const_cast<std::uint8_t*>(d.data), d.pitch, src.data[p],
+                                               static_cast<std::size_t>(src.stride[p]), row, d.height,
+                                               cudaMemcpyHostToDevice, stream_));
+      }
     }
+  }
+
+  // Host steps read host samples: frames decoded on the GPU get them now
+  // (the planes the device reads, which are those the host steps read). A
+  // history frame may be copied by two threads at once; both write the same
+  // bytes.
+  void download_picture(const PictureView& pic, std::uint8_t planes) {
+    const DevicePlanes* on_device = pic.device;
+    if (!on_device) return;
+    for (unsigned p = 0; p < pic.format.planes(); ++p) {
+      if (!(planes & (1u << p))) continue;
+      EXACTVMAF_CUDA_CHECK(cudaMemcpy2DAsync(on_device->host[p], static_cast<std::size_t>(pic.stride[p]),
+                                             on_device->data[p], on_device->pitch[p],
+                                             static_cast<std::size_t>(pic.format.plane_width(p)) *
+                                                 pic.format.bytes_per_sample(),
+                                             pic.format.plane_height(p), cudaMemcpyDeviceToHost, stream_));
+    }
+  }
+
+  void download(const FrameInput& in) {
+    const bool any = in.ref.device || in.dist.device;
+    if (!any) return;
+    download_picture(in.ref, needs_.ref);
+    download_picture(in.dist, needs_.dist);
+    const std::size_t h = std::min<std::size_t>(frame_.history, in.prev_ref.size());
+    for (std::size_t k = 0; k < h; ++k) {
+      download_picture(in.prev_ref[k], needs_.prev_ref);
+      download_picture(in.prev_dist[k], needs_.prev_dist);
+    }
+    EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    ++times_.host_downloads;
   }
 
   void upload(const FrameInput& in) {

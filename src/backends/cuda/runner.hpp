@@ -38,6 +38,9 @@ struct RunnerFeature {
 struct RunnerStats {
   double upload_ms = 0, kernel_ms = 0;
   std::uint64_t host_frames = 0;
+  // Frames decoded on the GPU whose samples were copied to the host because
+  // a host step read them (FeatureWorker::reads_host_samples).
+  std::uint64_t host_downloads = 0;
   DeviceArithCounts arith;  // FeatureWorker::arith_counts, summed
 };
 

@@ -461,6 +461,7 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
   }
 
  public:
+  bool reads_host_samples() const override { return false; }
   // The CPU worker's tail (adm_cpu.cpp: scale0, scale_s123, extract) on the
   // device's per-scale totals.
   void finish(const FrameInput&, FrameOutput& out) override {

@@ -288,6 +288,8 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
   std::uint64_t host_frames() const override { return host_frames_; }
   cuda::DeviceArithCounts arith_counts() const override { return counts_; }
 
+  bool reads_host_samples() const override { return host_->count > 0 || wd_ < c_.w || hd_ < c_.h; }
+
   void finish(const FrameInput& in, FrameOutput& out) override {
     Acc acc;
     acc.clear();

@@ -425,6 +425,8 @@ class FloatAdmCudaWorker final : public cuda::FeatureWorker {
 
   std::uint64_t host_frames() const override { return host_frames_; }
 
+  bool reads_host_samples() const override { return result_->undecided; }
+
   // The CPU's per-scale tails and frame scores on the device's totals; a
   // frame with an undecided powf term is recomputed on the host.
   void finish(const FrameInput& in, FrameOutput& out) override {

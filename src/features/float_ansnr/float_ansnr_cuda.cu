@@ -122,6 +122,8 @@ class FloatAnsnrCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), sums_, sizeof(float) * kSums, cudaMemcpyDeviceToHost, stream));
   }
 
+  bool reads_host_samples() const override { return false; }
+
   void finish(const FrameInput&, FrameOutput& out) override {
     const Scores s = scores(result_[0], result_[1], c_.w, c_.h, c_.k);
     out.set(0, s.ansnr);

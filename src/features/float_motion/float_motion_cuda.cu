@@ -134,6 +134,8 @@ class FloatMotionCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), sums_, sizeof(float) * kSums, cudaMemcpyDeviceToHost, stream));
   }
 
+  bool reads_host_samples() const override { return false; }
+
   void finish(const FrameInput& in, FrameOutput& out) override {
     double score = 0.0;
     if (!c_.force_zero && in.index > 0)

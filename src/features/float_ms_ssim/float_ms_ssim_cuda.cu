@@ -102,6 +102,8 @@ class FloatMsSsimCudaWorker final : public cuda::FeatureWorker {
 
   cuda::DeviceArithCounts arith_counts() const override { return counts_; }
 
+  bool reads_host_samples() const override { return false; }
+
   void finish(const FrameInput& in, FrameOutput& out) override {
     const std::uint64_t* r = result_.get();
     const std::uint64_t* counts = r + kChains * num_scales;

@@ -73,6 +73,8 @@ class FloatPsnrCudaWorker final : public cuda::FeatureWorker {
 
   std::uint64_t host_frames() const override { return host_frames_; }
 
+  bool reads_host_samples() const override { return static_cast<std::uint64_t>(result_.get()[0]) >= kExactChainLimit; }
+
   void finish(const FrameInput& in, FrameOutput& out) override {
     const std::uint64_t sum = static_cast<std::uint64_t>(result_.get()[0]);
     double noise;

@@ -94,6 +94,8 @@ class FloatSsimCudaWorker final : public cuda::FeatureWorker {
 
   cuda::DeviceArithCounts arith_counts() const override { return counts_; }
 
+  bool reads_host_samples() const override { return false; }
+
   void finish(const FrameInput&, FrameOutput& out) override {
     const std::uint64_t* r = result_.get();
     const std::uint64_t* counts = r + ssim::device::kChains;

@@ -213,6 +213,8 @@ class FloatVifCudaWorker final : public cuda::FeatureWorker {
 
   cuda::DeviceArithCounts arith_counts() const override { return counts_; }
 
+  bool reads_host_samples() const override { return false; }
+
   void finish(const FrameInput&, FrameOutput& out) override {
     const float* r = result_.get();
     unsigned long long counts[rmath::device::kArithCounts];

@@ -125,6 +125,8 @@ class MotionCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), total_.get(), sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   }
 
+  bool reads_host_samples() const override { return false; }
+
   void finish(const FrameInput& in, FrameOutput& out) override {
     std::uint64_t sad = 0;
     if (!c_.force_zero && in.index >= back_) {

@@ -110,6 +110,8 @@ class PsnrCudaWorker final : public cuda::FeatureWorker {
                                          cudaMemcpyDeviceToHost, stream));
   }
 
+  bool reads_host_samples() const override { return false; }
+
   void finish(const FrameInput& in, FrameOutput& out) override {
     std::uint64_t sse[3] = {};
     unsigned w[3] = {}, h[3] = {};

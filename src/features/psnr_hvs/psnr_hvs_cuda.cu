@@ -154,6 +154,8 @@ class PsnrHvsCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), sums_.get(), 3 * sizeof(float), cudaMemcpyDeviceToHost, stream));
   }
 
+  bool reads_host_samples() const override { return false; }
+
   void finish(const FrameInput&, FrameOutput& out) override {
     float score[3];
     for (int p = 0; p < 3; ++p)

@@ -546,6 +546,8 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
   std::uint64_t host_frames() const override { return host_frames_; }
   cuda::DeviceArithCounts arith_counts() const override { return counts_; }
 
+  bool reads_host_samples() const override { return (host_->flags & kUndecided) != 0; }
+
   void finish(const FrameInput& in, FrameOutput& out) override {
     counts_ += {host_->arith[0], host_->arith[1], host_->arith[2]};
     FrameResult r;

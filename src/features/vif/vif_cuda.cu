@@ -230,6 +230,8 @@ class VifCudaWorker final : public cuda::FeatureWorker {
 
   cuda::DeviceArithCounts arith_counts() const override { return counts_; }
 
+  bool reads_host_samples() const override { return false; }
+
   void finish(const FrameInput&, FrameOutput& out) override {
     counts_ += {result_.get()[kCountsAt], result_.get()[kCountsAt + 1], result_.get()[kCountsAt + 2]};
     ScaleScore scores[num_scales] = {};
