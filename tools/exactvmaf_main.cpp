@@ -60,19 +60,20 @@ struct Settings {
 #if EXACTVMAF_HAVE_LIBAV
 // --hwdec: the GPU compressed inputs are decoded on (NVDEC, frames stay in
 // device memory), or -1 for the CPU. auto: with --backend cuda on one GPU
-// that works, without --scale (the scaler runs on the host); cuda: the same
-// conditions, as errors when they fail.
+// that works, without --scale auto (its format conversion runs on the host);
+// cuda: the same conditions, as errors when they fail. The run's own
+// conditions are checked before the build's and the device's.
 int hwdec_gpu(const Settings& s, const ev::RunOptions& opts) {
   if (s.hwdec == "none") return -1;
   if (s.hwdec != "auto" && s.hwdec != "cuda")
     throw ev::Error(fmt::format("--hwdec {}: expected none, cuda or auto", s.hwdec));
   const bool required = s.hwdec == "cuda";
   std::string why_not;
-  if (!ev::av::hwdec_cuda_built()) why_not = "this exactvmaf was built without CUDA";
-  else if (opts.backend != ev::Backend::cuda) why_not = "it needs --backend cuda";
+  if (opts.backend != ev::Backend::cuda) why_not = "it needs --backend cuda";
   else if (opts.gpus.size() != 1) why_not = "it needs one GPU (--gpu N)";
-  else if (s.scale && s.scale->rfind("auto", 0) == 0)
+  else if (s.scale && *s.scale == "auto")
     why_not = "--scale auto converts pixel formats on the host (use --hwdec none)";
+  else if (!ev::av::hwdec_cuda_built()) why_not = "this exactvmaf was built without CUDA";
   else if (const std::string problem = ev::cuda::device_problem(opts.gpus.front()); !problem.empty())
     why_not = problem;
   if (why_not.empty()) return opts.gpus.front();

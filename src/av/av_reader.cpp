@@ -126,6 +126,13 @@ Layout layout_of(const std::string& path, AVPixelFormat f) {
   return l;
 }
 
+// Why the GPU's decoder is not used for an input found while opening it:
+// open_av() then opens the input again for the CPU's decoders (the scores
+// are the same), saying why.
+struct GpuDecodingRefused {
+  std::string why;
+};
+
 #if EXACTVMAF_AV_HWDEC_CUDA
 // libavcodec's format negotiation with --hwdec cuda: frames in device memory
 // when offered (a hwaccel that then fails to start is dropped by libavcodec,
@@ -173,6 +180,13 @@ class AvReader final : public VideoReader {
   const std::string& path() const override { return path_; }
   std::uint64_t frames_read() const override { return frames_; }
   void set_luma_only(bool luma_only) override { luma_only_ = luma_only; }
+
+  // Opened for the CPU's decoders after GpuDecodingRefused: says why (the
+  // summary line), and warns when --hwdec cuda asked for the GPU.
+  void note_gpu_not_used(const std::string& why, bool warn) {
+    info_.hw_decoder = "hwdec: " + why + "; decoded on the CPU";
+    if (warn) io::warn(path_ + ": --hwdec cuda: " + why + "; decoding on the CPU");
+  }
 
   bool read_frame(FrameBuffer& dst) override {
     io::check_buffer_format(path_, dst, info_.format);
@@ -268,9 +282,9 @@ class AvReader final : public VideoReader {
     // stream decodes to (the samples are the same).
     const AVPixelFormat src = src_fmt_ == AV_PIX_FMT_CUDA ? dec_->sw_pix_fmt : src_fmt_;
     if (src_fmt_ == AV_PIX_FMT_CUDA) setup_surface(opts);
-    else if (opts.hwdec_gpu >= 0 && hw_device_)
-      gpu_decoder_not_used(opts, fmt::format("NVDEC cannot decode this stream ({} {}); decoding on the CPU",
-                                             info_.codec, av_get_pix_fmt_name(src)));
+    else if (hw_device_)  // the hwaccel did not start (profile, size, chroma format, no NVDEC in the driver)
+      throw GpuDecodingRefused{fmt::format("NVDEC cannot decode this stream ({} {})", info_.codec,
+                                           av_get_pix_fmt_name(src))};
     Layout l = layout_of(path_, src);
     path_kind_ = l.path;
     info_.format = l.format;
@@ -282,9 +296,7 @@ class AvReader final : public VideoReader {
     info_.source_format = av_get_pix_fmt_name(src);
     info_.conversion = l.note;
     if (src_fmt_ == AV_PIX_FMT_CUDA && l.path != Path::copy)
-      throw Error(fmt::format("{}: --hwdec cuda: the GPU decoder gives {} for this stream, which is not read from "
-                              "device memory (use --hwdec none)",
-                              path_, av_get_pix_fmt_name(src)));
+      throw GpuDecodingRefused{fmt::format("{} frames are not read from device memory", av_get_pix_fmt_name(src))};
     if (src_fmt_ == AV_PIX_FMT_CUDA && opts.gpu_scale) scale_on_gpu(*opts.gpu_scale);
     const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(src);
     const bool jpeg_format = std::strncmp(d->name, "yuvj", 4) == 0;
@@ -341,10 +353,24 @@ class AvReader final : public VideoReader {
     if (frame_->width != width_ || frame_->height != height_ || frame_->format != src_fmt_) {
       const char* now = av_get_pix_fmt_name(static_cast<AVPixelFormat>(frame_->format));
       throw Error(fmt::format("{}: frame {} is {}x{} {}, the first was {}x{} {} (a change of size or format in the "
-                              "stream is not supported)",
+                              "stream is not supported{})",
                               path_, frames_, frame_->width, frame_->height, now ? now : "?", width_, height_,
-                              av_get_pix_fmt_name(src_fmt_)));
+                              av_get_pix_fmt_name(src_fmt_), hw_device_ ? "; --hwdec none decodes on the CPU" : ""));
     }
+#if EXACTVMAF_AV_HWDEC_CUDA
+    // In device memory the format is always "cuda": the stream's own format
+    // and the surfaces' must not change either (a Main -> Main10 splice).
+    if (src_fmt_ == AV_PIX_FMT_CUDA) {
+      const AVPixelFormat surface =
+          frame_->hw_frames_ctx ? reinterpret_cast<const AVHWFramesContext*>(frame_->hw_frames_ctx->data)->sw_format
+                                : AV_PIX_FMT_NONE;
+      if (dec_->sw_pix_fmt != stream_sw_format_ || surface != surface_sw_format_)
+        throw Error(fmt::format("{}: frame {} decoded on the GPU is {} in {} surfaces, the first was {} in {} (a "
+                                "change of format in the stream is not supported; --hwdec none decodes on the CPU)",
+                                path_, frames_, av_get_pix_fmt_name(dec_->sw_pix_fmt), av_get_pix_fmt_name(surface),
+                                av_get_pix_fmt_name(stream_sw_format_), av_get_pix_fmt_name(surface_sw_format_)));
+    }
+#endif
     return true;
   }
 
@@ -476,7 +502,7 @@ class AvReader final : public VideoReader {
 #if EXACTVMAF_AV_HWDEC_CUDA
     if (src_fmt_ == AV_PIX_FMT_CUDA) {
       if (frame_->crop_left || frame_->crop_top)
-        throw Error(fmt::format("{}: --hwdec cuda: frame {} is cropped at its top or left edge, which frames in "
+        throw Error(fmt::format("{}: frame {} decoded on the GPU is cropped at its top or left edge, which frames in "
                                 "device memory do not support (use --hwdec none)",
                                 path_, frames_));
       cuda::DecodedSurface surface = surface_;
@@ -541,10 +567,14 @@ class AvReader final : public VideoReader {
   // picks frames in device memory. One decoder thread: NVDEC decodes.
   void use_gpu_decoder(const AVCodec* codec, const ReaderOptions& opts) {
 #if EXACTVMAF_AV_HWDEC_CUDA
-    if (!has_cuda_config(codec)) {
-      gpu_decoder_not_used(opts, fmt::format("this FFmpeg has no NVDEC decoder for {}; decoding on the CPU", codec->name));
-      return;
-    }
+    // Only codecs whose decoding is bit-exact by their standard (no IDCT
+    // left to the decoder, as in MPEG-2, MPEG-4 Part 2 or MJPEG) and tested
+    // against the CPU's decoders (docs/parity.md).
+    const AVCodecID id = codec->id;
+    if (id != AV_CODEC_ID_H264 && id != AV_CODEC_ID_HEVC && id != AV_CODEC_ID_VP9)
+      throw GpuDecodingRefused{fmt::format("NVDEC is used for h264, hevc and vp9 only, not {}", codec->name)};
+    if (!has_cuda_config(codec))
+      throw GpuDecodingRefused{fmt::format("this FFmpeg has no NVDEC decoder for {}", codec->name)};
     const int gpu = opts.hwdec_gpu;
     gpu_stream_ = std::make_unique<cuda::DecodeStream>(gpu);
     // Our context, given to FFmpeg (its own primary-context setup insists on
@@ -557,8 +587,7 @@ class AvReader final : public VideoReader {
     cuda_device->stream = static_cast<CUstream>(gpu_stream_->stream());
     clear_logged_error();
     const int ret = av_hwdevice_ctx_init(hw_device_);
-    if (ret < 0)
-      throw Error(fmt::format("{}: --hwdec cuda: cannot open GPU {} for decoding ({})", path_, gpu, error_text(ret)));
+    if (ret < 0) throw GpuDecodingRefused{fmt::format("FFmpeg cannot use GPU {} ({})", gpu, error_text(ret))};
     dec_->hw_device_ctx = av_buffer_ref(hw_device_);
     if (!dec_->hw_device_ctx) throw Error(path_ + ": out of memory");
     dec_->get_format = cuda_or_software;
@@ -573,10 +602,24 @@ class AvReader final : public VideoReader {
   // The first frame came in device memory: how its surfaces map to planes.
   void setup_surface(const ReaderOptions& opts) {
 #if EXACTVMAF_AV_HWDEC_CUDA
-    if (!frame_->hw_frames_ctx) throw Error(path_ + ": --hwdec cuda: a frame in device memory without its frames context");
+    if (!frame_->hw_frames_ctx) throw GpuDecodingRefused{"a frame in device memory without its frames context"};
     const auto* frames = reinterpret_cast<const AVHWFramesContext*>(frame_->hw_frames_ctx->data);
     const AVPixFmtDescriptor* sw = av_pix_fmt_desc_get(dec_->sw_pix_fmt);
+    const AVPixFmtDescriptor* surface = av_pix_fmt_desc_get(frames->sw_format);
     const int depth = sw ? sw->comp[0].depth : 0;
+    surface_sw_format_ = frames->sw_format;
+    stream_sw_format_ = dec_->sw_pix_fmt;
+    // FFmpeg 5.1 gives NV12/P010 surfaces for every chroma format but 4:4:4
+    // (4:2:2 too, where a GPU decodes it): the layouts must agree.
+    if (!sw || !surface || sw->log2_chroma_w != surface->log2_chroma_w || sw->log2_chroma_h != surface->log2_chroma_h)
+      throw GpuDecodingRefused{fmt::format("{} video in {} surfaces", sw ? sw->name : "?",
+                                           surface ? surface->name : "?")};
+    // FFmpeg 5.1 places the chroma of a mapped surface `height` rows down,
+    // where NVIDIA's decoder aligns the luma height to 2: not trusted.
+    if (sw->log2_chroma_h == 1 && (frame_->height & 1))
+      throw GpuDecodingRefused{fmt::format("odd height {} with 4:2:0 chroma", frame_->height)};
+    if (frame_->crop_left || frame_->crop_top)
+      throw GpuDecodingRefused{"frames cropped at the top or left edge"};
     switch (frames->sw_format) {
       case AV_PIX_FMT_NV12: surface_.interleaved_chroma = true; break;
       case AV_PIX_FMT_P010:
@@ -584,14 +627,11 @@ class AvReader final : public VideoReader {
       case AV_PIX_FMT_YUV444P: break;
       case AV_PIX_FMT_YUV444P16: surface_.shift = static_cast<unsigned>(16 - depth); break;
       default:
-        throw Error(fmt::format("{}: --hwdec cuda: the GPU decoder gives {} surfaces, which are not read (use "
-                                "--hwdec none)",
-                                path_, av_get_pix_fmt_name(frames->sw_format)));
+        throw GpuDecodingRefused{fmt::format("{} surfaces are not read", surface->name)};
     }
     const bool wide = frames->sw_format != AV_PIX_FMT_NV12 && frames->sw_format != AV_PIX_FMT_YUV444P;
     if ((depth > 8) != wide || depth < 8 || depth > 16)
-      throw Error(fmt::format("{}: --hwdec cuda: {}-bit {} video in {} surfaces is not read (use --hwdec none)", path_,
-                              depth, av_get_pix_fmt_name(dec_->sw_pix_fmt), av_get_pix_fmt_name(frames->sw_format)));
+      throw GpuDecodingRefused{fmt::format("{}-bit {} video in {} surfaces", depth, sw->name, surface->name)};
     info_.hw_decoder = fmt::format("nvdec on GPU {} ({} surfaces)", opts.hwdec_gpu,
                                    av_get_pix_fmt_name(frames->sw_format));
 #else
@@ -603,15 +643,14 @@ class AvReader final : public VideoReader {
   // scale_reader() does on the host, same bits).
   void scale_on_gpu(const ScaleStep& step) {
 #if EXACTVMAF_AV_HWDEC_CUDA
-    if (step.convert_to)
-      throw Error(path_ + ": --hwdec cuda: --scale auto converts pixel formats on the host (use --hwdec none)");
+    if (step.convert_to) throw GpuDecodingRefused{"--scale auto converts pixel formats on the host"};
     const VideoFormat src = info_.format;
     const auto [w, h] = scaled_size(src.width, src.height, step);
     if (w == src.width && h == src.height) return;
     try {
       scale_plan_ = std::make_unique<io::RScalePlan>(src, w, h, rscale_algorithm(step.algorithm));
     } catch (const Error& e) {
-      throw Error(fmt::format("{}: --hwdec cuda: {} (use --hwdec none)", path_, e.what()));
+      throw GpuDecodingRefused{fmt::format("{} (libswscale scales it on the host)", e.what())};
     }
     if (scale_plan_->dst_format().packed_frame_bytes() > io::kMaxFrameBytes)
       throw Error(fmt::format("{}: scaled to {}, a frame is over the limit of {} bytes", path_,
@@ -628,10 +667,6 @@ class AvReader final : public VideoReader {
 #endif
   }
 
-  void gpu_decoder_not_used(const ReaderOptions& opts, const std::string& why) {
-    info_.hw_decoder = "hwdec: " + why;
-    if (opts.hwdec_warn) io::warn(path_ + ": --hwdec cuda: " + why);
-  }
 
   void release() {
     sws_freeContext(sws_);
@@ -666,6 +701,7 @@ class AvReader final : public VideoReader {
   bool warned_interlaced_ = false, warned_vfr_ = false;
   AVBufferRef* hw_device_ = nullptr;  // --hwdec cuda: libavcodec's CUDA device
 #if EXACTVMAF_AV_HWDEC_CUDA
+  AVPixelFormat stream_sw_format_ = AV_PIX_FMT_NONE, surface_sw_format_ = AV_PIX_FMT_NONE;
   std::unique_ptr<io::RScalePlan> scale_plan_;
   std::unique_ptr<cuda::DecodeStream> gpu_stream_;
   cuda::DecodedSurface surface_;  // the surfaces' layout (pointers set per frame)
@@ -677,7 +713,15 @@ class AvReader final : public VideoReader {
 bool hwdec_cuda_built() { return EXACTVMAF_AV_HWDEC_CUDA != 0; }
 
 std::unique_ptr<VideoReader> open_av(const std::string& path, const ReaderOptions& opts) {
-  return std::make_unique<AvReader>(path, opts);
+  try {
+    return std::make_unique<AvReader>(path, opts);
+  } catch (const GpuDecodingRefused& refused) {
+    ReaderOptions cpu = opts;
+    cpu.hwdec_gpu = -1;
+    auto reader = std::make_unique<AvReader>(path, cpu);
+    reader->note_gpu_not_used(refused.why, opts.hwdec_warn);
+    return reader;
+  }
 }
 
 }  // namespace exactvmaf::av

@@ -74,9 +74,21 @@ scaled h264.scale_both "176x144 -> 240x196 lanczos (R scaler)" \
   "$fx/av/lossy_176x144_8b.h264.mp4" "$fx/av/lossy_176x144_8b.vp9.webm" 10 0 --scale 240x-1:lanczos --scale_both
 scaled hevc10.scale "176x144 -> 100x80 bilinear (R scaler)" \
   "$ref10" "$fx/av/lossy_176x144_10b.hevc.mp4" 4 0 --scale 100x80:bilinear --scale_both -n --feature psnr --feature float_ssim
+# A resize the R scaler refuses (over 170 taps): the input is decoded on the
+# CPU instead (said so) and libswscale scales it, as without --hwdec.
+"$cli" -r "$ref8" -d "$fx/av/lossy_176x144_8b.hevc.mkv" --scale 4x4 --scale_both -n --feature psnr --json \
+  --precision max --backend cpu -q -o "$tmp/tiny.cpu.json" 2> "$tmp/tiny.cpu.err"
+"$cli" -r "$ref8" -d "$fx/av/lossy_176x144_8b.hevc.mkv" --scale 4x4 --scale_both -n --feature psnr --json \
+  --precision max --backend cuda -o "$tmp/tiny.gpu.json" 2> "$tmp/tiny.gpu.err"
+if ! diff <(masked "$tmp/tiny.cpu.json") <(masked "$tmp/tiny.gpu.json") > /dev/null ||
+   ! grep -q "hwdec: rscale: .*; decoded on the CPU" "$tmp/tiny.gpu.err"; then
+  echo "FAIL tiny.scale: not the CPU's report, or the fallback not said:"; cat "$tmp/tiny.gpu.err"; fail=1
+else
+  echo "ok   tiny.scale: the R scaler's refusal sends the input to the CPU's decoder, same report"
+fi
 # Both inputs compressed, the reference in a codec NVDEC lacks (ffv1: decoded on the CPU, said so).
 run ffv1_ref "$fx/av/c01_176x144_8b_420_ref.ffv1.mkv" "$fx/av/c01_176x144_8b_420_dist.x264.mp4" 10 0
-if ! grep -q "hwdec: this FFmpeg has no NVDEC decoder for ffv1" "$tmp/ffv1_ref.gpu.err"; then
+if ! grep -q "hwdec: NVDEC is used for h264, hevc and vp9 only, not ffv1; decoded on the CPU" "$tmp/ffv1_ref.gpu.err"; then
   echo "FAIL ffv1_ref: the CPU decoding of the ffv1 reference is not reported"; cat "$tmp/ffv1_ref.gpu.err"; fail=1
 fi
 exit $fail
