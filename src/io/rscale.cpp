@@ -300,7 +300,12 @@ void scale_plane(const RScalePlane& pl, const std::uint8_t* src, std::ptrdiff_t 
   const RScaleFilter& v = pl.v;
   const std::size_t w = static_cast<std::size_t>(h.dst_size);
   const int hshift = bits == 8 ? 7 : static_cast<int>(bits) - 1;
-  std::vector<std::int16_t> mid(static_cast<std::size_t>(v.src_size) * w);
+  // Scratch kept per thread: a 4K frame's intermediates are 16 MB, not to
+  // be allocated (and faulted in) again for every plane of every frame.
+  thread_local std::vector<std::int16_t> mid;
+  thread_local std::vector<std::uint32_t> acc;
+  mid.resize(static_cast<std::size_t>(v.src_size) * w);
+  acc.resize(w);
   for (int y = 0; y < v.src_size; ++y) {
     const Sample* row = reinterpret_cast<const Sample*>(src + static_cast<std::ptrdiff_t>(y) * src_stride);
     std::int16_t* out = mid.data() + static_cast<std::size_t>(y) * w;
@@ -318,7 +323,6 @@ void scale_plane(const RScalePlane& pl, const std::uint8_t* src, std::ptrdiff_t 
   const int vshift = sizeof(Sample) == 1 ? 19 : 27 - b;
   const std::uint32_t start = sizeof(Sample) == 1 ? 64u << 12 : std::uint32_t{1} << (vshift - 1);
   const std::int32_t max = (std::int32_t{1} << b) - 1;
-  std::vector<std::uint32_t> acc(w);
   for (int y = 0; y < v.dst_size; ++y) {
     const std::size_t yy = static_cast<std::size_t>(y);
     const std::int16_t* first = mid.data() + static_cast<std::size_t>(v.pos[yy]) * w;

@@ -186,12 +186,8 @@ void DecodeStream::import(const DecodedSurface& s, FrameBuffer& dst, bool luma_o
     const unsigned step = interleaved ? 2u : 1u, offset = interleaved ? p - 1 : 0u;
     auto* out = const_cast<std::uint8_t*>(d.data[p]);
     const std::size_t pitch = s.pitch[interleaved ? 1 : p];
-    if (bytes == 1)
-      import_plane_kernel<std::uint8_t><<<grid, block, 0, stream>>>(src, pitch, step, offset, out, d.pitch[p], w, h,
-                                                                    s.shift, low_bits_);
-    else
-      import_plane_kernel<std::uint16_t><<<grid, block, 0, stream>>>(src, pitch, step, offset, out, d.pitch[p], w, h,
-                                                                     s.shift, low_bits_);
+    const auto kernel = bytes == 1 ? import_plane_kernel<std::uint8_t> : import_plane_kernel<std::uint16_t>;
+    kernel<<<grid, block, 0, stream>>>(src, pitch, step, offset, out, d.pitch[p], w, h, s.shift, low_bits_);
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   }
   if (scaling_) scale(*dst.device_planes(), planes);
@@ -202,35 +198,36 @@ void DecodeStream::import(const DecodedSurface& s, FrameBuffer& dst, bool luma_o
   dst.set_on_device(true);
 }
 
+namespace {
+
+// Both passes of one plane, for samples of type Sample.
+template <class Sample>
+void rscale_plane_on_device(const DeviceFilter& h, const DeviceFilter& v, const std::uint8_t* src,
+                            std::size_t src_pitch, std::int16_t* mid, std::uint8_t* dst, std::size_t dst_pitch,
+                            int bits, cudaStream_t stream) {
+  const dim3 block(64, 4);
+  const unsigned cols = (static_cast<unsigned>(h.dst_size) + block.x - 1) / block.x;
+  const dim3 hgrid(cols, (static_cast<unsigned>(v.src_size) + block.y - 1) / block.y);
+  const dim3 vgrid(cols, (static_cast<unsigned>(v.dst_size) + block.y - 1) / block.y);
+  rscale_horizontal_kernel<Sample><<<hgrid, block, 0, stream>>>(src, src_pitch, h.pos.get(), h.count.get(),
+                                                                h.coef.get(), h.size, h.dst_size, v.src_size,
+                                                                bits == 8 ? 7 : bits - 1, mid);
+  rscale_vertical_kernel<Sample><<<vgrid, block, 0, stream>>>(mid, h.dst_size, v.pos.get(), v.count.get(),
+                                                              v.coef.get(), v.size, v.dst_size, bits, dst, dst_pitch);
+  EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
 void DecodeStream::scale(const DevicePlanes& out, unsigned planes) {
   const Scaling& sc = *scaling_;
   const auto stream = static_cast<cudaStream_t>(stream_);
-  const dim3 block(64, 4);
   const int bits = static_cast<int>(sc.src.bitdepth);
-  const int shift = bits == 8 ? 7 : bits - 1;
   for (unsigned p = 0; p < planes; ++p) {
-    const DeviceFilter &h = sc.h[p], &v = sc.v[p];
-    const dim3 hgrid((static_cast<unsigned>(h.dst_size) + block.x - 1) / block.x,
-                     (static_cast<unsigned>(v.src_size) + block.y - 1) / block.y);
-    const dim3 vgrid((static_cast<unsigned>(h.dst_size) + block.x - 1) / block.x,
-                     (static_cast<unsigned>(v.dst_size) + block.y - 1) / block.y);
     auto* target = const_cast<std::uint8_t*>(out.data[p]);
-    if (bits == 8) {
-      rscale_horizontal_kernel<std::uint8_t><<<hgrid, block, 0, stream>>>(
-          sc.source_planes.data[p], sc.source_planes.pitch[p], h.pos.get(), h.count.get(), h.coef.get(), h.size,
-          h.dst_size, v.src_size, shift, sc.mid.get());
-      rscale_vertical_kernel<std::uint8_t><<<vgrid, block, 0, stream>>>(sc.mid.get(), h.dst_size, v.pos.get(),
-                                                                        v.count.get(), v.coef.get(), v.size,
-                                                                        v.dst_size, bits, target, out.pitch[p]);
-    } else {
-      rscale_horizontal_kernel<std::uint16_t><<<hgrid, block, 0, stream>>>(
-          sc.source_planes.data[p], sc.source_planes.pitch[p], h.pos.get(), h.count.get(), h.coef.get(), h.size,
-          h.dst_size, v.src_size, shift, sc.mid.get());
-      rscale_vertical_kernel<std::uint16_t><<<vgrid, block, 0, stream>>>(sc.mid.get(), h.dst_size, v.pos.get(),
-                                                                         v.count.get(), v.coef.get(), v.size,
-                                                                         v.dst_size, bits, target, out.pitch[p]);
-    }
-    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    const auto run = bits == 8 ? rscale_plane_on_device<std::uint8_t> : rscale_plane_on_device<std::uint16_t>;
+    run(sc.h[p], sc.v[p], sc.source_planes.data[p], sc.source_planes.pitch[p], sc.mid.get(), target, out.pitch[p],
+        bits, stream);
   }
 }
 
