@@ -12,7 +12,12 @@
 //     rounded to nearest);
 //   - decision points, where a value leaves binary64 or steers control:
 //     f.trunc_i32 / f.trunc_i64 (x86's truncating conversions, below),
-//     f.to_f32 (a store to float), f.lt / f.ge (comparisons, false on NaN).
+//     f.to_f32 (a store to float), f.lt / f.ge (comparisons, false on NaN);
+//   - f.trunc_i32_range / f.trunc_i64_range: the same truncations as the
+//     range of integers the policy can vouch for (one value for an exact
+//     policy), for an island whose caller only needs to know that the result
+//     lies in a range; where the range is too wide for it, the island calls
+//     f.cannot_decide().
 // NativeF64 is the hardware's double (host and CUDA with fp64). A policy
 // without fp64 (fp32 pairs with a running error bound) supplies the same
 // members, sets its own `undecided` flag where a decision point cannot be
@@ -44,11 +49,19 @@ EXACTVMAF_HD_INLINE std::int64_t x86_trunc_i64(double x) {
 template <class F>
 using f64_of = typename std::remove_reference_t<F>::f64;
 
+// A closed range of integers: where R's truncation of an island's value lies.
+struct I64Range {
+  std::int64_t lo, hi;
+};
+
 struct NativeF64 {
   using f64 = double;
   static constexpr bool native_fp64 = true;  // R's elementary functions may run their fp64 fast paths
   EXACTVMAF_HD_INLINE std::int32_t trunc_i32(double x) const { return x86_trunc_i32(x); }
   EXACTVMAF_HD_INLINE std::int64_t trunc_i64(double x) const { return x86_trunc_i64(x); }
+  EXACTVMAF_HD_INLINE I64Range trunc_i32_range(double x) const { return {x86_trunc_i32(x), x86_trunc_i32(x)}; }
+  EXACTVMAF_HD_INLINE I64Range trunc_i64_range(double x) const { return {x86_trunc_i64(x), x86_trunc_i64(x)}; }
+  EXACTVMAF_HD_INLINE void cannot_decide() const {}  // never called: its ranges are single values
   EXACTVMAF_HD_INLINE float to_f32(double x) const { return static_cast<float>(x); }
   EXACTVMAF_HD_INLINE bool lt(double a, double b) const { return a < b; }
   EXACTVMAF_HD_INLINE bool ge(double a, double b) const { return a >= b; }

@@ -298,14 +298,16 @@ struct Fp32PairF64 {
     return s.hi;
   }
 
-  EXACTVMAF_HD_INLINE std::int64_t trunc_i64(PairF64 x) {
+  // x's value as n + d_low with n an integer and 0 <= d_low < 1, d_high = 1 -
+  // d_low (each computed exactly or to a relative 2^-22, which kSlack
+  // covers); false (and undecided) when the bound is 1/4 or more or |x| is
+  // 2^62 or more.
+  EXACTVMAF_HD_INLINE bool split_floor(PairF64 x, std::int64_t* n_out, float* d_low_out, float* d_high_out) {
     using namespace pair_detail;
     if (!(x.err < 0.25f) || !(abs_f32(x.hi) < 0x1p62f)) {
       undecided = true;
-      return INT64_MIN;
+      return false;
     }
-    // v = n + d_low with 0 <= d_low < 1, d_high = 1 - d_low (each computed
-    // exactly or to a relative 2^-22, which kSlack covers).
     std::int64_t n;
     float d_low, d_high;
     const float fh = floor_f32(x.hi);
@@ -325,6 +327,17 @@ struct Fp32PairF64 {
       d_low = (x.hi - fh) + x.lo;
       d_high = ((fh + 1.0f) - x.hi) - x.lo;
     }
+    *n_out = n;
+    *d_low_out = d_low;
+    *d_high_out = d_high;
+    return true;
+  }
+
+  EXACTVMAF_HD_INLINE std::int64_t trunc_i64(PairF64 x) {
+    using namespace pair_detail;
+    std::int64_t n;
+    float d_low, d_high;
+    if (!split_floor(x, &n, &d_low, &d_high)) return INT64_MIN;
     if (x.err == 0.0f) return (n >= 0 || d_low == 0.0f) ? n : n + 1;
     const float e = x.err * kSlack;
     if (e < d_low && e < d_high) return n >= 0 ? n : n + 1;
@@ -332,6 +345,52 @@ struct Fp32PairF64 {
     undecided = true;
     return n;
   }
+
+  // The truncations of every value within the bound: trunc is monotone, so
+  // they lie between trunc(v - e) and trunc(v + e). floor(v - e) is n, or n -
+  // 1 once e reaches d_low; floor(v + e) is n, or n + 1 once e reaches d_high
+  // (e < 1/4); trunc(w) is floor(w) for w >= 0 and at most floor(w) + 1 below.
+  // A bound of 1/4 or more (a large value): v = whole + frac with whole =
+  // floor(hi) (exact) and frac = (hi - whole) + lo (hi - whole exact, one
+  // rounding); the floors of frac -+ e, with a margin of a relative 2^-21 of
+  // |frac| + e for frac's and the two ends' roundings, are added to whole.
+  EXACTVMAF_HD_INLINE I64Range trunc_i64_range(PairF64 x) {
+    using namespace pair_detail;
+    if (!(x.err < 0.25f)) {
+      if (!(abs_f32(x.hi) < 0x1p60f && x.err < 0x1p60f)) {
+        undecided = true;
+        return {INT64_MIN, INT64_MIN};
+      }
+      const float whole = floor_f32(x.hi);
+      const float frac = (x.hi - whole) + x.lo;
+      const float reach = (abs_f32(frac) + x.err) * 0x1p-21f + x.err * kSlack;
+      const std::int64_t base = static_cast<std::int64_t>(whole);
+      const std::int64_t lo = base + static_cast<std::int64_t>(floor_f32(frac - reach));
+      const std::int64_t hi = base + static_cast<std::int64_t>(floor_f32(frac + reach));
+      return {lo, hi + (hi < 0 ? 1 : 0)};
+    }
+    std::int64_t n;
+    float d_low, d_high;
+    if (!split_floor(x, &n, &d_low, &d_high)) return {INT64_MIN, INT64_MIN};
+    if (x.err == 0.0f) {
+      const std::int64_t t = (n >= 0 || d_low == 0.0f) ? n : n + 1;
+      return {t, t};
+    }
+    const float e = x.err * kSlack;
+    const std::int64_t floor_lo = e < d_low ? n : n - 1;
+    const std::int64_t floor_hi = e < d_high ? n : n + 1;
+    return {floor_lo, floor_hi + (n < 0 ? 1 : 0)};
+  }
+
+  // The same for int32: x86 gives INT32_MIN for a value out of range, so a
+  // range that leaves int32 includes INT32_MIN and keeps its part inside.
+  EXACTVMAF_HD_INLINE I64Range trunc_i32_range(PairF64 x) {
+    const I64Range r = trunc_i64_range(x);
+    const bool leaves = r.lo < INT32_MIN || r.hi > INT32_MAX;
+    return {leaves ? std::int64_t{INT32_MIN} : r.lo, r.hi < INT32_MIN ? INT32_MIN : (r.hi > INT32_MAX ? INT32_MAX : r.hi)};
+  }
+
+  EXACTVMAF_HD_INLINE void cannot_decide() { undecided = true; }
 
   EXACTVMAF_HD_INLINE std::int32_t trunc_i32(PairF64 x) {
     const std::int64_t t = trunc_i64(x);

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "numeric/dd.hpp"
+#include "numeric/f64_policy.hpp"
 #include "numeric/hd.hpp"
 #include "numeric/no_libm.hpp"  // last: poisons the libm names
 
@@ -458,6 +459,9 @@ struct Sf64Policy {
   using f64 = Sf64;
   EXACTVMAF_HD_INLINE std::int32_t trunc_i32(Sf64 x) const { return sf64_detail::trunc_i32_bits(x.bits); }
   EXACTVMAF_HD_INLINE std::int64_t trunc_i64(Sf64 x) const { return sf64_detail::trunc_i64_bits(x.bits); }
+  EXACTVMAF_HD_INLINE I64Range trunc_i32_range(Sf64 x) const { return {trunc_i32(x), trunc_i32(x)}; }
+  EXACTVMAF_HD_INLINE I64Range trunc_i64_range(Sf64 x) const { return {trunc_i64(x), trunc_i64(x)}; }
+  EXACTVMAF_HD_INLINE void cannot_decide() const {}  // never called: its ranges are single values
   EXACTVMAF_HD_INLINE float to_f32(Sf64 x) const {
     return sf64_detail::float_of_bits(sf64_detail::to_f32_bits(x.bits));
   }

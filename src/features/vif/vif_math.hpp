@@ -143,21 +143,59 @@ EXACTVMAF_HD_INLINE rmath::f64_of<F> min_gain(rmath::f64_of<F> g, double limit, 
   return f.lt(g, D(limit)) ? g : D(limit);
 }
 
+// Do x and y select the same entry of the log2 table (log2_q11_u64: the
+// same shift and the same top 16 bits)? Both >= 2^17.
+EXACTVMAF_HD_INLINE bool same_log2_entry(std::uint64_t x, std::uint64_t y) {
+  const int kx = 48 - leading_zeros_u64(x), ky = 48 - leading_zeros_u64(y);
+  return kx == ky && (x >> kx) == (y >> ky);
+}
+
 // The whole fp64 chain of one pixel as one island (a pure function of the
 // policy, so an fp32-pair evaluation that cannot decide is replayed whole):
-// sv_sq before its clamp at 0, and (int64_t)(g * g * sigma1_sq) with the
-// gain limited.
-struct GainTerms {
-  std::int32_t sv_sq;
-  std::int64_t gain_sq_variance;
-};
+// the pixel's num_log term, log2(g^2 sigma1_sq + numer1) - log2(numer1) in
+// Q11, with numer1 = max(sv_sq, 0) + sigma_nsq. Its two truncated integers
+// are read only through the top 16 bits the log2 table takes, so a policy
+// that knows them as ranges (fp32 pairs: identical pictures leave g^2
+// sigma1_sq within 2^-16 of an integer) decides the term wherever each
+// operand's range stays within one table entry. numer1 is monotone in
+// sv_sq, and the sum in both integers, so the ends of the ranges bound them.
+//
+// sigma12 == sigma1_sq (= s: identical pictures' statistics) gives R's
+// integers in closed form, which pairs could not resolve: eps > ulp(s) puts
+// den = RN(s + eps) above s, and (den - s) / den >= 2.9e-15 (s < 2^31) keeps
+// g = RN(s / den) below 1 by more than 2^-53 and within 5.5e-11 of it (s >=
+// 2^17). So RN(g s) = s - d with d in (0, 0.12], and trunc(RN(sigma2_sq -
+// RN(g s))) is sigma2_sq - s when that is >= 0 and <= 0 (clamped to 0)
+// otherwise; with a gain limit of at least 1, g < limit, RN(g g) s < s and
+// RN(RN(g g) s) lies in (s - 0.24, s): trunc is s - 1.
 template <class F = rmath::NativeF64>
-EXACTVMAF_HD_INLINE GainTerms gain_terms(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12,
-                                         double gain_limit, F&& f = F{}) {
-  const rmath::f64_of<F> g_raw = gain_f64(sigma12, sigma1_sq, f);
-  const std::int32_t sv_sq = residual_variance_i32(sigma2_sq, g_raw, sigma12, f);
-  const rmath::f64_of<F> g = min_gain(g_raw, gain_limit, f);
-  return {sv_sq, gain_sq_variance_i64(g, sigma1_sq, f)};
+EXACTVMAF_HD_INLINE std::int32_t num_log_term(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12,
+                                              double gain_limit, const std::uint16_t* log2_table, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  const bool identical = sigma12 == sigma1_sq;
+  const D g_raw = gain_f64(sigma12, sigma1_sq, f);
+  rmath::I64Range sv_sq{}, gain_sq_variance{};
+  if (identical) {
+    const std::int64_t v = sigma2_sq > sigma1_sq ? std::int64_t{sigma2_sq} - sigma1_sq : 0;
+    sv_sq = {v, v};
+  } else {
+    sv_sq = f.trunc_i32_range(D(sigma2_sq) - g_raw * D(sigma12));  // residual_variance_i32
+  }
+  if (identical && f.ge(D(gain_limit), D(1.0))) {
+    gain_sq_variance = {std::int64_t{sigma1_sq} - 1, std::int64_t{sigma1_sq} - 1};
+  } else {
+    const D g = min_gain(g_raw, gain_limit, f);
+    gain_sq_variance = f.trunc_i64_range(g * g * D(sigma1_sq));  // gain_sq_variance_i64
+  }
+  // sv_sq < 2^31 (an int32), so numer1 fits the uint32 upstream adds in.
+  const auto numer1 = [](std::int64_t sv) {
+    return static_cast<std::uint32_t>(sv < 0 ? 0 : sv) + static_cast<std::uint32_t>(sigma_nsq);
+  };
+  const std::uint32_t numer1_lo = numer1(sv_sq.lo), numer1_hi = numer1(sv_sq.hi);
+  const auto numer1_tmp_lo = static_cast<std::uint64_t>(gain_sq_variance.lo + numer1_lo);
+  const auto numer1_tmp_hi = static_cast<std::uint64_t>(gain_sq_variance.hi + numer1_hi);
+  if (!same_log2_entry(numer1_lo, numer1_hi) || !same_log2_entry(numer1_tmp_lo, numer1_tmp_hi)) f.cannot_decide();
+  return log2_q11_u64(log2_table, numer1_tmp_lo) - log2_q11_u64(log2_table, numer1_lo);
 }
 
 // The per-scale accumulators (upstream's VifResiduals); integers, so the
@@ -183,15 +221,8 @@ EXACTVMAF_HD_INLINE void accumulate_pixel(std::int32_t sigma1_sq, std::int32_t s
     // upstream's int addition wraps to the same bits.
     r.den_log += log2_q11_u32(log2_table, static_cast<std::uint32_t>(sigma_nsq) + static_cast<std::uint32_t>(sigma1_sq)) -
                  log2_sigma_nsq_q11;
-    if (sigma12 > 0 && sigma2_sq > 0) {
-      const GainTerms t =
-          f.exact_island([&](auto& g) { return gain_terms(sigma1_sq, sigma2_sq, sigma12, gain_limit, g); });
-      const std::int32_t sv_sq = t.sv_sq < 0 ? 0 : t.sv_sq;
-      const std::uint32_t numer1 = static_cast<std::uint32_t>(sv_sq) + static_cast<std::uint32_t>(sigma_nsq);
-      const std::int64_t numer1_tmp = t.gain_sq_variance + numer1;
-      r.num_log += log2_q11_u64(log2_table, static_cast<std::uint64_t>(numer1_tmp)) -
-                   log2_q11_u64(log2_table, numer1);
-    }
+    if (sigma12 > 0 && sigma2_sq > 0)
+      r.num_log += f.island([&](auto& g) { return num_log_term(sigma1_sq, sigma2_sq, sigma12, gain_limit, log2_table, g); });
   } else {
     r.num_non_log += sigma2_sq;
     r.den_non_log += 1;
