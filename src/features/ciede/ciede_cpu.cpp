@@ -6,13 +6,16 @@
 // Speed without changing a bit (ciede_host.hpp): identical pixel pairs are
 // +0 and skipped, 8-bit colours take their Lab from the lazily filled
 // process-wide table, recent colour pairs come from a small cache, and x^7
-// is a dd product (ciede_math.hpp).
+// is a dd product (ciede_math.hpp). With a SIMD level (ciede_simd.hpp), the
+// pixels that need the formula are gathered into batches for the vector
+// kernel (same bits; the exact sum does not depend on the order of adds).
 #include <fmt/format.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <bit>
+#include <memory>
 #include <new>
 #include <optional>
 
@@ -22,6 +25,7 @@
 #include "exactvmaf/simd.hpp"
 #include "features/ciede/ciede_host.hpp"
 #include "features/ciede/ciede_math.hpp"
+#include "features/ciede/ciede_simd.hpp"
 #include "features/registry.hpp"
 #include "io/warnings.hpp"
 #include "numeric/cr_log.hpp"
@@ -110,6 +114,16 @@ struct Sf64Pixels {
   ~Sf64Pixels() { rmath::count_fp64_emulation(counts, host); }
 };
 
+// Pixels waiting for the batch kernel: their Lab pairs and, for cache misses,
+// their keys (the value is put into the cache once computed).
+struct PendingPixels {
+  LabPairs pairs;
+  std::uint64_t ref_key[kBatch], dist_key[kBatch];
+  bool to_cache[kBatch];
+  float values[kBatch];
+  std::size_t n = 0;
+};
+
 template <class Sample>
 void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const PictureView& dist, unsigned x0, unsigned x1,
                   unsigned y0, unsigned y1, const Config& c, PairCache* cache) {
@@ -124,6 +138,36 @@ void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const Picture
     float de = 0.0f;
     if (sf64 && sf64->delta_e(r0, r1, r2, d0, d1, d2, &de)) return de;
     return ciede2000(lab(r0, r1, r2), lab(d0, d1, d2), m);
+  };
+  // The batch kernel where a SIMD level has one (not with the fp64-free
+  // emulation, which computes its own way).
+  const Kernels& kernels = kernels_for(simd_level());
+  std::unique_ptr<PendingPixels> pending;
+  if (!sf64 && &kernels != &scalar_kernels()) pending = std::make_unique<PendingPixels>();
+  auto flush = [&] {
+    PendingPixels& p = *pending;
+    kernels.delta_e(p.pairs, p.n, p.values);
+    for (std::size_t i = 0; i < p.n; ++i) {
+      if (p.to_cache[i]) cache->put(p.ref_key[i], p.dist_key[i], p.values[i]);
+      acc.add(p.values[i]);
+    }
+    p.n = 0;
+  };
+  auto enqueue = [&](unsigned r0, unsigned r1, unsigned r2, unsigned d0, unsigned d1, unsigned d2, bool to_cache,
+                     std::uint64_t kr, std::uint64_t kd) {
+    PendingPixels& p = *pending;
+    const Lab lr = lab(r0, r1, r2), ld = lab(d0, d1, d2);
+    const std::size_t i = p.n;
+    p.pairs.l1[i] = lr.l;
+    p.pairs.a1[i] = lr.a;
+    p.pairs.b1[i] = lr.b;
+    p.pairs.l2[i] = ld.l;
+    p.pairs.a2[i] = ld.a;
+    p.pairs.b2[i] = ld.b;
+    p.to_cache[i] = to_cache;
+    p.ref_key[i] = kr;
+    p.dist_key[i] = kd;
+    if (++p.n == kBatch) flush();
   };
   for (unsigned y = y0; y < y1; ++y) {
     const unsigned cy = y >> c.chroma_y_shift;
@@ -144,18 +188,40 @@ void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const Picture
         const bool hit = cache->find(kr, kd, &de);
         cache->record(hit);
         if (!hit) {
+          if (pending) {
+            enqueue(r0, r1, r2, d0, d1, d2, true, kr, kd);
+            continue;
+          }
           de = delta_e(r0, r1, r2, d0, d1, d2);
           cache->put(kr, kd, de);
         }
+      } else if (pending) {
+        enqueue(r0, r1, r2, d0, d1, d2, false, 0, 0);
+        continue;
       } else {
         de = delta_e(r0, r1, r2, d0, d1, d2);
       }
       acc.add(de);
     }
   }
+  if (pending && pending->n != 0) flush();
+}
+
+std::size_t scalar_delta_e(const LabPairs& p, std::size_t n, float* out) {
+  HostMath m;
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = ciede2000(Lab{p.l1[i], p.a1[i], p.b1[i]}, Lab{p.l2[i], p.a2[i], p.b2[i]}, m);
+  return n;
 }
 
 }  // namespace
+
+// The scalar kernel table (ciede_simd.hpp): the formula pair by pair. The
+// CPU worker does not batch at this level (it calls the formula per pixel).
+const Kernels& scalar_kernels() {
+  static const Kernels k = {"scalar", &scalar_delta_e};
+  return k;
+}
 
 void add_region(rmath::ExactSumF32& acc, const PictureView& ref, const PictureView& dist, unsigned x0, unsigned x1,
                 unsigned y0, unsigned y1, const Config& c, PairCache* cache) {
