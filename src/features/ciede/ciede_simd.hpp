@@ -35,9 +35,11 @@ struct Kernels {
 
 const Kernels& scalar_kernels();  // ciede_cpu.cpp
 const Kernels& avx2_kernels();    // ciede_avx2.cpp
+const Kernels& avx512_kernels();  // ciede_avx512.cpp
 
 inline const Kernels& kernels_for(SimdLevel level) {
-  return simd::pick(level, scalar_kernels(), EXACTVMAF_SIMD_TABLE(avx2_kernels), nullptr);
+  return simd::pick(level, scalar_kernels(), EXACTVMAF_SIMD_TABLE(avx2_kernels),
+                    EXACTVMAF_SIMD_TABLE(avx512_kernels));
 }
 
 }  // namespace exactvmaf::ciede
