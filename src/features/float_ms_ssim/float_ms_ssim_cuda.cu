@@ -10,6 +10,10 @@
 //                     sums in raster order, one thread per chain;
 //
 // then one copy of the sums' bits and the island counts to pinned memory.
+// The fp64-free variant copies each scale's l, c and s terms back instead of
+// launching chain_kernel, and adds them on the host in finish()
+// (host_chain_sums: a sequential double sum in Sf64 on one device thread
+// took 656 ms per 1080p frame).
 // finish() computes each scale's means (mean_of), the product over the
 // scales with R's pow (combine_scales) and the outputs, with the CPU's code.
 // The variant (DeviceFrame::arith) picks the kernels: NativeF64 (device
@@ -19,12 +23,15 @@
 #include <cooperative_groups/reduce.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <type_traits>
 
 #include "backends/cuda/check.cuh"
 #include "backends/cuda/device_arith.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/grid.cuh"
+#include "exactvmaf/error.hpp"
 #include "features/common/ssim_cuda.cuh"
 #include "features/float_ms_ssim/float_ms_ssim_cuda.hpp"
 #include "features/float_ms_ssim/float_ms_ssim_math.hpp"
@@ -81,6 +88,17 @@ class FloatMsSsimCudaWorker final : public cuda::FeatureWorker {
     terms_ = cuda::DeviceBuffer<std::uint64_t>(words);
     results_ = cuda::DeviceBuffer<std::uint64_t>(kResults);
     result_ = cuda::PinnedBuffer<std::uint64_t>(kResults);
+    // The fp64-free variant adds the chains on the host (ssim_cuda.cuh's
+    // host_chain_sums): l, c and s of every scale come back.
+    host_chains_ = frame.arith == cuda::DeviceArith::fp32pair;
+    if (host_chains_) {
+      std::size_t host_words = 0;
+      for (int s = 0; s < num_scales; ++s) {
+        host_at_[s] = host_words;
+        host_words += (kChains - 1) * map_samples(c_.w[s], c_.h[s]);
+      }
+      host_terms_ = cuda::PinnedBuffer<std::uint64_t>(host_words);
+    }
   }
 
   void enqueue(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
@@ -109,7 +127,14 @@ class FloatMsSsimCudaWorker final : public cuda::FeatureWorker {
     const std::uint64_t* counts = r + kChains * num_scales;
     counts_ += {counts[0], counts[1], counts[2]};
     FrameScores f;
-    for (int s = 0; s < num_scales; ++s) f.scale[s] = ssim::device::means_of_sums(r + kChains * s, c_.w[s], c_.h[s]);
+    for (int s = 0; s < num_scales; ++s) {
+      std::uint64_t sums[kChains];
+      if (host_chains_)
+        ssim::device::host_chain_sums(host_terms_.get() + host_at_[s], map_samples(c_.w[s], c_.h[s]), 1, sums);
+      else
+        std::memcpy(sums, r + kChains * s, sizeof sums);
+      f.scale[s] = ssim::device::means_of_sums(sums, c_.w[s], c_.h[s]);
+    }
     combine_scales(f, in.index);
     write_outputs(c_, f, out);
   }
@@ -130,8 +155,14 @@ class FloatMsSsimCudaWorker final : public cuda::FeatureWorker {
       ssim::device::enqueue_terms<Arith>(plane_[s][0], plane_[s][1], c_.w[s], c_.h[s], false, hz_, terms, counts,
                                          stream);
       jobs.job[s] = {terms, map_samples(c_.w[s], c_.h[s]), results_.get() + kChains * s, 1};
+      if constexpr (std::is_same_v<Arith, rmath::Fp32PairArith>) {  // l, c and s: chains 1..3
+        if (!host_chains_) throw InternalError("internal: float_ms_ssim's fp64-free kernels without host chains");
+        const std::size_t n = map_samples(c_.w[s], c_.h[s]);
+        EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_terms_.get() + host_at_[s], terms + n,
+                                             sizeof(std::uint64_t) * (kChains - 1) * n, cudaMemcpyDeviceToHost, stream));
+      }
     }
-    ssim::device::enqueue_chains<Arith>(jobs, num_scales, stream);
+    if constexpr (!std::is_same_v<Arith, rmath::Fp32PairArith>) ssim::device::enqueue_chains<Arith>(jobs, num_scales, stream);
   }
 
   Config c_;
@@ -142,6 +173,9 @@ class FloatMsSsimCudaWorker final : public cuda::FeatureWorker {
   cuda::DeviceBuffer<std::uint64_t> terms_;    // per scale: l*c*s (unused), l, c, s per pixel (binary64 bits)
   cuda::DeviceBuffer<std::uint64_t> results_;  // each scale's four sums, then the island counts
   cuda::PinnedBuffer<std::uint64_t> result_;   // the graph's last copy lands here
+  bool host_chains_ = false;                   // the fp64-free variant: the chains on the host
+  std::size_t host_at_[num_scales] = {};
+  cuda::PinnedBuffer<std::uint64_t> host_terms_;  // then: each scale's l, c and s terms, copied back
   cuda::DeviceArithCounts counts_;
 };
 

@@ -8,8 +8,9 @@
 //                     per chain;
 //
 // then one copy of the four sums' bits and the island counts to pinned
-// memory. finish() computes the means (mean_of) and the outputs with the
-// CPU's write_outputs. The variant (DeviceFrame::arith) picks the kernels:
+// memory (the fp64-free variant copies the terms instead and adds them on
+// the host: ssim_cuda.cuh's host_chain_sums). finish() computes the means
+// (mean_of) and the outputs with the CPU's write_outputs. The variant (DeviceFrame::arith) picks the kernels:
 // NativeF64 (device doubles) or Fp32PairArith (every double in Sf64, no
 // fp64 instruction: tests/numeric's PTX check).
 #include <cooperative_groups.h>
@@ -18,11 +19,13 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 
 #include "backends/cuda/check.cuh"
 #include "backends/cuda/device_arith.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/grid.cuh"
+#include "exactvmaf/error.hpp"
 #include "features/common/ssim_cuda.cuh"
 #include "features/float_ssim/float_ssim_cuda.hpp"
 #include "features/float_ssim/float_ssim_math.hpp"
@@ -73,6 +76,8 @@ class FloatSsimCudaWorker final : public cuda::FeatureWorker {
                                                static_cast<std::size_t>(ssim::windowed_size(c_.dh)));
     results_ = cuda::DeviceBuffer<std::uint64_t>(kResults);
     result_ = cuda::PinnedBuffer<std::uint64_t>(kResults);
+    host_chains_ = frame.arith == cuda::DeviceArith::fp32pair;
+    if (host_chains_) host_terms_ = cuda::PinnedBuffer<std::uint64_t>(ssim::device::kChains * map_size());
   }
 
   void enqueue(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
@@ -100,7 +105,12 @@ class FloatSsimCudaWorker final : public cuda::FeatureWorker {
     const std::uint64_t* r = result_.get();
     const std::uint64_t* counts = r + ssim::device::kChains;
     counts_ += {counts[0], counts[1], counts[2]};
-    write_outputs(c_, ssim::device::means_of_sums(r, c_.dw, c_.dh), out);
+    std::uint64_t sums[ssim::device::kChains];
+    if (host_chains_)
+      ssim::device::host_chain_sums(host_terms_.get(), map_size(), 0, sums);
+    else
+      std::memcpy(sums, r, sizeof sums);
+    write_outputs(c_, ssim::device::means_of_sums(sums, c_.dw, c_.dh), out);
   }
 
  private:
@@ -114,11 +124,21 @@ class FloatSsimCudaWorker final : public cuda::FeatureWorker {
     }
     auto* counts = reinterpret_cast<unsigned long long*>(results_.get() + ssim::device::kChains);
     ssim::device::enqueue_terms<Arith>(pair_[0], pair_[1], c_.dw, c_.dh, true, hz_, terms_.get(), counts, stream);
-    ssim::device::ChainJobs jobs{};
-    jobs.job[0] = {terms_.get(),
-                   static_cast<std::size_t>(ssim::windowed_size(c_.dw)) * static_cast<std::size_t>(ssim::windowed_size(c_.dh)),
-                   results_.get(), 0};
-    ssim::device::enqueue_chains<Arith>(jobs, 1, stream);
+    if constexpr (std::is_same_v<Arith, rmath::Fp32PairArith>) {
+      if (!host_chains_) throw InternalError("internal: float_ssim's fp64-free kernels without host chains");
+      EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(host_terms_.get(), terms_.get(),
+                                           sizeof(std::uint64_t) * ssim::device::kChains * map_size(),
+                                           cudaMemcpyDeviceToHost, stream));
+    } else {
+      ssim::device::ChainJobs jobs{};
+      jobs.job[0] = {terms_.get(), map_size(), results_.get(), 0};
+      ssim::device::enqueue_chains<Arith>(jobs, 1, stream);
+    }
+  }
+
+  // Terms per quantity: the (dw - 10) x (dh - 10) map.
+  std::size_t map_size() const {
+    return static_cast<std::size_t>(ssim::windowed_size(c_.dw)) * static_cast<std::size_t>(ssim::windowed_size(c_.dh));
   }
 
   Config c_;
@@ -129,6 +149,8 @@ class FloatSsimCudaWorker final : public cuda::FeatureWorker {
   cuda::DeviceBuffer<std::uint64_t> terms_;    // l*c*s, l, c, s per pixel (binary64 bits)
   cuda::DeviceBuffer<std::uint64_t> results_;  // the four sums, then the island counts
   cuda::PinnedBuffer<std::uint64_t> result_;   // the graph's last copy lands here
+  bool host_chains_ = false;                   // the fp64-free variant: the chains on the host
+  cuda::PinnedBuffer<std::uint64_t> host_terms_;  // then: the terms, copied back
   cuda::DeviceArithCounts counts_;
 };
 
