@@ -364,6 +364,10 @@ struct Fp32PairF64 {
       const float whole = floor_f32(x.hi);
       const float frac = (x.hi - whole) + x.lo;
       const float reach = (abs_f32(frac) + x.err) * 0x1p-21f + x.err * kSlack;
+      if (!(abs_f32(frac) + reach < 0x1p61f)) {  // also NaN
+        undecided = true;
+        return {INT64_MIN, INT64_MIN};
+      }
       const std::int64_t base = static_cast<std::int64_t>(whole);
       const std::int64_t lo = base + static_cast<std::int64_t>(floor_f32(frac - reach));
       const std::int64_t hi = base + static_cast<std::int64_t>(floor_f32(frac + reach));
