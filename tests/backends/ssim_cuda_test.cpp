@@ -10,6 +10,8 @@
 // finds none skips with "no CUDA device: <problem>".
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -38,9 +40,16 @@ void expect_variant_ran(const RunResult& gpu, bool fp64, const std::string& what
   EXPECT_EQ(gpu.cuda_fp32pair, !fp64) << what;
   EXPECT_EQ(gpu.cuda_host_frames, 0u) << what;
   if (fp64) {
-    EXPECT_EQ(gpu.cuda_exact_islands, 0u) << what;
+    EXPECT_EQ(gpu.cuda_exact_islands + gpu.cuda_pair_islands, 0u) << what;
   } else {
     EXPECT_GT(gpu.cuda_exact_islands, 0u) << what;  // the fp64-free kernels' pixels
+    // The window sums and decimations: on pairs, Sf64 only where undecided.
+    EXPECT_GT(gpu.cuda_pair_islands, 0u) << what;
+    EXPECT_LE(static_cast<double>(gpu.cuda_replays), 1e-4 * static_cast<double>(gpu.cuda_pair_islands)) << what;
+    std::printf("[ fp32pair ] %s: %llu pair islands, %llu replayed, %llu exact\n", what.c_str(),
+                static_cast<unsigned long long>(gpu.cuda_pair_islands),
+                static_cast<unsigned long long>(gpu.cuda_replays),
+                static_cast<unsigned long long>(gpu.cuda_exact_islands));
   }
 }
 

@@ -24,6 +24,7 @@
 
 #include "exactvmaf/error.hpp"
 #include "features/float_ms_ssim/float_ms_ssim_math.hpp"
+#include "numeric/fp32pair.hpp"
 #include "numeric/sf64.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
@@ -151,6 +152,7 @@ TEST(FloatMsSsimSize, RefusesBelow176) {
 // R's double and with Sf64 (the fp64-free device variant).
 TEST(FloatMsSsimDecimation, PlaneEqualsPerSample) {
   std::mt19937 rng(3);
+  rmath::Fp32PairArith pairs;  // islands and replays of the pair-first sums
   std::uniform_int_distribution<int> v(0, 65535);
   ssim::DecimateScratch scratch;
   for (int w : {11, 12, 22, 23, 88, 89, 176, 177, 181})
@@ -165,12 +167,20 @@ TEST(FloatMsSsimDecimation, PlaneEqualsPerSample) {
           ASSERT_TRUE(same_bits(out[static_cast<std::size_t>(y * sw + x)],
                                 float_ms_ssim::decimated_sample(img.data(), w, h, x, y)))
               << w << "x" << h << " at " << x << "," << y;
-          // The fp64-free device variant's sum (rmath::Sf64): the same bits.
+          // The fp64-free device variant's sum, in Sf64 and on pairs first
+          // (with the Sf64 replay): the same bits.
           ASSERT_TRUE(same_bits(out[static_cast<std::size_t>(y * sw + x)],
-                                float_ms_ssim::decimated_sample<rmath::Sf64>(img.data(), w, h, x, y)))
+                                float_ms_ssim::decimated_sample(img.data(), w, h, x, y, rmath::Sf64Policy{})))
               << w << "x" << h << " at " << x << "," << y << " (Sf64)";
+          const float from_pairs =
+              pairs.island([&](auto& f) { return float_ms_ssim::decimated_sample(img.data(), w, h, x, y, f); });
+          ASSERT_TRUE(same_bits(out[static_cast<std::size_t>(y * sw + x)], from_pairs))
+              << w << "x" << h << " at " << x << "," << y << " (pairs)";
         }
     }
+  std::printf("[ fp32pair ] low-pass decimation: %u pair islands, %u replayed\n", pairs.islands, pairs.replays);
+  EXPECT_GT(pairs.islands, 10000u);
+  EXPECT_LE(static_cast<double>(pairs.replays), 1e-4 * static_cast<double>(pairs.islands));
 }
 
 // pow(x, 0) is 1 for every x, NaN included (C99 F.9.4.4): the first four

@@ -25,6 +25,7 @@
 
 #include "exactvmaf/error.hpp"
 #include "features/float_ssim/float_ssim_math.hpp"
+#include "numeric/fp32pair.hpp"
 #include "numeric/sf64.hpp"
 #include "support/fixtures.hpp"
 #include "support/golden.hpp"
@@ -288,13 +289,17 @@ TEST(FloatSsimRows, EqualPerSampleFunctions) {
 }
 
 // The fp64-free device variant's arithmetic on the host: the per-sample
-// functions with R's doubles as rmath::Sf64 (binary64 in integers) give the
+// functions with R's doubles as rmath::Sf64 (binary64 in integers), and the
+// sums that end in a float store (decimation, both window passes) also as
+// that variant runs them, on fp32 pairs first with an Sf64 replay, give the
 // double version's bits at every step: the box decimation, both window
 // passes, the terms, the product l*c*s and the four raster-order chains.
 TEST(FloatSsimSf64, PerSampleFunctionsEqualTheDoubleOnes) {
   using rmath::Sf64;
+  using rmath::Sf64Policy;
   std::mt19937 rng(23);
   std::size_t samples = 0;
+  rmath::Fp32PairArith pairs;  // islands and replays of the pair-first sums
   for (auto [w, h] : {std::pair{11, 11}, {40, 23}, {97, 61}})
     for (int kind = 0; kind < 4; ++kind) {
       const auto a = random_plane(w, h, rng, kind);
@@ -304,10 +309,14 @@ TEST(FloatSsimSf64, PerSampleFunctionsEqualTheDoubleOnes) {
           if (i % 3) b[i] = a[i];
       for (int factor = 2; factor <= 3; ++factor)
         for (int y = 0; y < ssim::decimated_size(h, factor); ++y)
-          for (int x = 0; x < ssim::decimated_size(w, factor); ++x)
-            ASSERT_TRUE(same_bits(float_ssim::decimated_sample<Sf64>(a.data(), w, h, factor, x, y),
-                                  float_ssim::decimated_sample(a.data(), w, h, factor, x, y)))
+          for (int x = 0; x < ssim::decimated_size(w, factor); ++x) {
+            const float d = float_ssim::decimated_sample(a.data(), w, h, factor, x, y);
+            ASSERT_TRUE(same_bits(float_ssim::decimated_sample(a.data(), w, h, factor, x, y, Sf64Policy{}), d))
                 << w << "x" << h << " f " << factor << " at " << x << "," << y;
+            ASSERT_TRUE(same_bits(
+                pairs.island([&](auto& f) { return float_ssim::decimated_sample(a.data(), w, h, factor, x, y, f); }), d))
+                << w << "x" << h << " f " << factor << " at " << x << "," << y << " (pairs)";
+          }
       const int dw = ssim::windowed_size(w), dh = ssim::windowed_size(h);
       std::vector<float> hor(static_cast<std::size_t>(ssim::map_count) * static_cast<std::size_t>(h * dw));
       for (int m = 0; m < ssim::map_count; ++m)
@@ -318,7 +327,9 @@ TEST(FloatSsimSf64, PerSampleFunctionsEqualTheDoubleOnes) {
               return ssim::map_sample(m, a[i], b[i]);
             };
             const float d = ssim::window_sum(at);
-            ASSERT_TRUE(same_bits(ssim::window_sum<Sf64>(at), d)) << w << "x" << h << " map " << m;
+            ASSERT_TRUE(same_bits(ssim::window_sum(at, Sf64Policy{}), d)) << w << "x" << h << " map " << m;
+            ASSERT_TRUE(same_bits(pairs.island([&](auto& f) { return ssim::window_sum(at, f); }), d))
+                << w << "x" << h << " map " << m << " (pairs)";
             hor[static_cast<std::size_t>((m * h + y) * dw + x)] = d;
           }
       double sums[4] = {0, 0, 0, 0};
@@ -329,7 +340,9 @@ TEST(FloatSsimSf64, PerSampleFunctionsEqualTheDoubleOnes) {
           for (int m = 0; m < ssim::map_count; ++m) {
             const auto at = [&](int k) { return hor[static_cast<std::size_t>((m * h + y + k) * dw + x)]; };
             v[m] = ssim::window_sum(at);
-            ASSERT_TRUE(same_bits(ssim::window_sum<Sf64>(at), v[m])) << w << "x" << h << " map " << m;
+            ASSERT_TRUE(same_bits(ssim::window_sum(at, Sf64Policy{}), v[m])) << w << "x" << h << " map " << m;
+            ASSERT_TRUE(same_bits(pairs.island([&](auto& f) { return ssim::window_sum(at, f); }), v[m]))
+                << w << "x" << h << " map " << m << " (pairs)";
           }
           const ssim::Terms t = ssim::terms(v[0], v[1], v[2], v[3], v[4]);
           const ssim::TermsOf<Sf64> st = ssim::terms<Sf64>(v[0], v[1], v[2], v[3], v[4]);
@@ -347,6 +360,9 @@ TEST(FloatSsimSf64, PerSampleFunctionsEqualTheDoubleOnes) {
         }
     }
   EXPECT_GT(samples, 10000u);
+  std::printf("[ fp32pair ] window sums and decimation: %u pair islands, %u replayed\n", pairs.islands, pairs.replays);
+  EXPECT_GT(pairs.islands, 100000u);
+  EXPECT_LE(static_cast<double>(pairs.replays), 1e-4 * static_cast<double>(pairs.islands));
 }
 
 // compute_ssim's automatic factor: max(1, round(min(w, h) / 256)), halves up.

@@ -5,7 +5,10 @@
 // means, and the dB form. docs/features/float_ssim.md and float_ms_ssim.md.
 //
 // The per-sample functions (EXACTVMAF_HD_INLINE) are the whole arithmetic; a
-// CUDA worker calls them one output per thread. R's doubles in them are of
+// CUDA worker calls them one output per thread. The two sums that end in a
+// float store (window_sum, decimate_sample) are islands of an f64 policy F
+// (numeric/f64_policy.hpp: the hardware's double, Sf64, or fp32 pairs first
+// with an Sf64 replay in the fp64-free variant); elsewhere R's doubles are of
 // the type T: double (the CPU, the fp64 device variant) or rmath::Sf64
 // (binary64 in integer arithmetic: the fp64-free variant, the same bits). SsimRows and decimate_plane
 // below (host only) are the CPU's loops over them: they only choose the
@@ -16,6 +19,7 @@
 
 #include "numeric/cr_log.hpp"
 #include "numeric/exact_ops.hpp"
+#include "numeric/f64_policy.hpp"
 #include "numeric/hd.hpp"
 #include "numeric/sf64.hpp"
 #include "numeric/no_libm.hpp"  // last: poisons the libm names
@@ -50,11 +54,12 @@ EXACTVMAF_HD_INLINE float window_tap(int k) {
 // kernel is "normalized", so its scale is 1.0f and multiplies exactly).
 // at(k) is the k-th sample under the window: along a row for the horizontal
 // pass, down a column of horizontal results for the vertical pass.
-template <class T = double, class At>
-EXACTVMAF_HD_INLINE float window_sum(const At& at) {
-  T sum{};  // +0
-  for (int k = 0; k < window_len; ++k) sum = sum + T(at(k) * window_tap(k));
-  return rmath::f32_of(sum);
+template <class F = rmath::NativeF64, class At>
+EXACTVMAF_HD_INLINE float window_sum(const At& at, F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  D sum{};  // +0
+  for (int k = 0; k < window_len; ++k) sum = sum + D(at(k) * window_tap(k));
+  return f.to_f32(sum);
 }
 
 // The window's output size along one axis (the maps are (w-10) x (h-10)).
@@ -100,15 +105,17 @@ EXACTVMAF_HD_INLINE int decimated_size(int n, int factor) { return n / factor + 
 // KBND_SYMMETRIC elsewhere; both read the same samples whenever the
 // reflection stays inside the plane (kw / 2 <= w and <= h, which the
 // features' size checks ensure).
-template <class T = double, class Taps>
-EXACTVMAF_HD_INLINE float decimate_sample(const Taps& taps, int kw, const float* img, int w, int h, int x, int y) {
-  T sum{};  // +0
+template <class F = rmath::NativeF64, class Taps>
+EXACTVMAF_HD_INLINE float decimate_sample(const Taps& taps, int kw, const float* img, int w, int h, int x, int y,
+                                          F&& f = F{}) {
+  using D = rmath::f64_of<F>;
+  D sum{};  // +0
   int k = 0;
   for (int v = kernel_first(kw); v <= kernel_last(kw); ++v) {
     const float* row = img + static_cast<std::ptrdiff_t>(reflect(y + v, h)) * w;
-    for (int u = kernel_first(kw); u <= kernel_last(kw); ++u, ++k) sum = sum + T(row[reflect(x + u, w)] * taps(k));
+    for (int u = kernel_first(kw); u <= kernel_last(kw); ++u, ++k) sum = sum + D(row[reflect(x + u, w)] * taps(k));
   }
-  return rmath::f32_of(sum);
+  return f.to_f32(sum);
 }
 
 // ---- the per-pixel terms ---------------------------------------------------------

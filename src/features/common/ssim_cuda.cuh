@@ -71,8 +71,8 @@ __global__ void __launch_bounds__(kThreads) load_kernel(cuda::DevicePlane ref, c
 // into hz[m * h * mw + i * mw + j] (mw = w - 10).
 template <class Arith>
 __global__ void __launch_bounds__(kThreads) horizontal_kernel(const float* a, const float* b, int w, int h,
-                                                               float* hz) {
-  using T = RealOf<Arith>;
+                                                               float* hz, unsigned long long* counts) {
+  Arith arith;  // the fp64-free variant: pairs first, Sf64 replays (counted)
   const int mw = windowed_size(w);
   const std::size_t plane = static_cast<std::size_t>(h) * static_cast<std::size_t>(mw);
   EXACTVMAF_FOR_SAMPLES(plane, static_cast<std::size_t>(mw)) {
@@ -80,9 +80,10 @@ __global__ void __launch_bounds__(kThreads) horizontal_kernel(const float* a, co
     const float* ra = a + at;
     const float* rb = b + at;
     for (int m = 0; m < map_count; ++m)
-      hz[static_cast<std::size_t>(m) * plane + sample] =
-          window_sum<T>([&](int k) { return map_sample(m, ra[k], rb[k]); });
+      hz[static_cast<std::size_t>(m) * plane + sample] = arith.island(
+          [&](auto& f) { return window_sum([&](int k) { return map_sample(m, ra[k], rb[k]); }, f); });
   }
+  rmath::device::add_arith_counts(arith, counts);
 }
 
 // SsimRows::vertical and the per-pixel terms: output (i, j) of the mw x mh
@@ -93,7 +94,7 @@ template <class Arith>
 __global__ void __launch_bounds__(kThreads) terms_kernel(const float* hz, int w, int h, bool want_ssim,
                                                           std::uint64_t* terms, unsigned long long* counts) {
   using T = RealOf<Arith>;
-  Arith arith;  // the fp64-free variant counts its pixels (exact islands)
+  Arith arith;  // the fp64-free variant counts its window sums (pair islands) and its pixels (exact islands)
   const int mw = windowed_size(w), mh = windowed_size(h);
   const std::size_t plane = static_cast<std::size_t>(h) * static_cast<std::size_t>(mw);
   const std::size_t n = static_cast<std::size_t>(mw) * static_cast<std::size_t>(mh);
@@ -102,7 +103,9 @@ __global__ void __launch_bounds__(kThreads) terms_kernel(const float* hz, int w,
     for (int m = 0; m < map_count; ++m) {
       const float* col = hz + static_cast<std::size_t>(m) * plane + static_cast<std::size_t>(i) * static_cast<std::size_t>(mw) +
                          static_cast<std::size_t>(j);
-      v[m] = window_sum<T>([&](int k) { return col[static_cast<std::size_t>(k) * static_cast<std::size_t>(mw)]; });
+      v[m] = arith.island([&](auto& f) {
+        return window_sum([&](int k) { return col[static_cast<std::size_t>(k) * static_cast<std::size_t>(mw)]; }, f);
+      });
     }
     const TermsOf<T> t = ssim::terms<T>(v[0], v[1], v[2], v[3], v[4]);
     if (want_ssim) terms[sample] = bits_of_real(t.l * t.c * t.s);
@@ -185,7 +188,7 @@ template <class Arith>
 void enqueue_terms(const float* a, const float* b, int w, int h, bool want_ssim, float* hz, std::uint64_t* terms,
                    unsigned long long* counts, cuda::Stream stream) {
   const std::size_t rows = static_cast<std::size_t>(h) * static_cast<std::size_t>(windowed_size(w));
-  horizontal_kernel<Arith><<<cuda::sample_blocks(rows), kThreads, 0, stream>>>(a, b, w, h, hz);
+  horizontal_kernel<Arith><<<cuda::sample_blocks(rows), kThreads, 0, stream>>>(a, b, w, h, hz, counts);
   EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   const std::size_t n = static_cast<std::size_t>(windowed_size(w)) * static_cast<std::size_t>(windowed_size(h));
   terms_kernel<Arith><<<cuda::sample_blocks(n), kThreads, 0, stream>>>(hz, w, h, want_ssim, terms, counts);

@@ -48,12 +48,13 @@ static_assert(num_scales <= ssim::device::kMaxMaps);
 // Scale s + 1 of both planes (dw x dh, stride dw) from scale s (w x h).
 template <class Arith>
 __global__ void __launch_bounds__(kThreads) decimate_kernel(const float* a, const float* b, int w, int h, int dw,
-                                                             int dh, float* da, float* db) {
-  using T = ssim::device::RealOf<Arith>;
+                                                             int dh, float* da, float* db, unsigned long long* counts) {
+  Arith arith;  // the fp64-free variant: pairs first, Sf64 replays (counted)
   EXACTVMAF_FOR_SAMPLES(static_cast<std::size_t>(dw) * static_cast<std::size_t>(dh), static_cast<std::size_t>(dw)) {
-    da[sample] = decimated_sample<T>(a, w, h, j, i);
-    db[sample] = decimated_sample<T>(b, w, h, j, i);
+    da[sample] = arith.island([&](auto& f) { return decimated_sample(a, w, h, j, i, f); });
+    db[sample] = arith.island([&](auto& f) { return decimated_sample(b, w, h, j, i, f); });
   }
+  rmath::device::add_arith_counts(arith, counts);
 }
 
 std::size_t map_samples(int w, int h) {
@@ -142,13 +143,14 @@ class FloatMsSsimCudaWorker final : public cuda::FeatureWorker {
  private:
   template <class Arith>
   void enqueue_with(cuda::Stream stream) {
+    auto* counts = reinterpret_cast<unsigned long long*>(results_.get() + kChains * num_scales);
     for (int s = 1; s < num_scales; ++s) {
       const std::size_t n = static_cast<std::size_t>(c_.w[s]) * static_cast<std::size_t>(c_.h[s]);
       decimate_kernel<Arith><<<cuda::sample_blocks(n), kThreads, 0, stream>>>(
-          plane_[s - 1][0], plane_[s - 1][1], c_.w[s - 1], c_.h[s - 1], c_.w[s], c_.h[s], plane_[s][0], plane_[s][1]);
+          plane_[s - 1][0], plane_[s - 1][1], c_.w[s - 1], c_.h[s - 1], c_.w[s], c_.h[s], plane_[s][0], plane_[s][1],
+          counts);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     }
-    auto* counts = reinterpret_cast<unsigned long long*>(results_.get() + kChains * num_scales);
     ssim::device::ChainJobs jobs{};
     for (int s = 0; s < num_scales; ++s) {
       std::uint64_t* terms = terms_.get() + terms_at_[s];

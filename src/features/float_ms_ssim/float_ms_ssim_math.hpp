@@ -52,11 +52,11 @@ struct LpfTaps {
   EXACTVMAF_HD_INLINE float operator()(int k) const { return lpf_tap(k); }
 };
 
-// One sample (x, y) of scale i+1 from the w x h plane of scale i (T: R's
-// double, see common/ssim_common.hpp).
-template <class T = double>
-EXACTVMAF_HD_INLINE float decimated_sample(const float* img, int w, int h, int x, int y) {
-  return ssim::decimate_sample<T>(LpfTaps{}, lpf_len, img, w, h, 2 * x, 2 * y);
+// One sample (x, y) of scale i+1 from the w x h plane of scale i (F: the f64
+// policy, see common/ssim_common.hpp).
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE float decimated_sample(const float* img, int w, int h, int x, int y, F&& f = F{}) {
+  return ssim::decimate_sample(LpfTaps{}, lpf_len, img, w, h, 2 * x, 2 * y, f);
 }
 
 // Wang's exponents per scale (floats, passed to pow as doubles): alpha for

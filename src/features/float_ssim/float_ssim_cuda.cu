@@ -40,12 +40,14 @@ constexpr int kResults = ssim::device::kChains + ssim::device::kArithWords;  // 
 // _iqa_decimate of both w x h planes into dw x dh (stride dw).
 template <class Arith>
 __global__ void __launch_bounds__(kThreads) decimate_kernel(const float* a, const float* b, int w, int h, int factor,
-                                                             int dw, int dh, float* da, float* db) {
-  using T = ssim::device::RealOf<Arith>;
+                                                             int dw, int dh, float* da, float* db,
+                                                             unsigned long long* counts) {
+  Arith arith;  // the fp64-free variant: pairs first, Sf64 replays (counted)
   EXACTVMAF_FOR_SAMPLES(static_cast<std::size_t>(dw) * static_cast<std::size_t>(dh), static_cast<std::size_t>(dw)) {
-    da[sample] = decimated_sample<T>(a, w, h, factor, j, i);
-    db[sample] = decimated_sample<T>(b, w, h, factor, j, i);
+    da[sample] = arith.island([&](auto& f) { return decimated_sample(a, w, h, factor, j, i, f); });
+    db[sample] = arith.island([&](auto& f) { return decimated_sample(b, w, h, factor, j, i, f); });
   }
+  rmath::device::add_arith_counts(arith, counts);
 }
 
 class FloatSsimCudaWorker final : public cuda::FeatureWorker {
@@ -116,13 +118,13 @@ class FloatSsimCudaWorker final : public cuda::FeatureWorker {
  private:
   template <class Arith>
   void enqueue_with(cuda::Stream stream) {
+    auto* counts = reinterpret_cast<unsigned long long*>(results_.get() + ssim::device::kChains);
     if (c_.scale > 1) {
       const std::size_t n = static_cast<std::size_t>(c_.dw) * static_cast<std::size_t>(c_.dh);
       decimate_kernel<Arith><<<cuda::sample_blocks(n), kThreads, 0, stream>>>(
-          input_[0], input_[1], c_.w, c_.h, c_.scale, c_.dw, c_.dh, pair_[0], pair_[1]);
+          input_[0], input_[1], c_.w, c_.h, c_.scale, c_.dw, c_.dh, pair_[0], pair_[1], counts);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     }
-    auto* counts = reinterpret_cast<unsigned long long*>(results_.get() + ssim::device::kChains);
     ssim::device::enqueue_terms<Arith>(pair_[0], pair_[1], c_.dw, c_.dh, true, hz_, terms_.get(), counts, stream);
     if constexpr (std::is_same_v<Arith, rmath::Fp32PairArith>) {
       if (!host_chains_) throw InternalError("internal: float_ssim's fp64-free kernels without host chains");

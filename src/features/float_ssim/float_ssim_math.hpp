@@ -34,10 +34,10 @@ struct BoxTaps {
 };
 
 // One decimated sample at (x, y) of the w x h float plane: _iqa_decimate's
-// _iqa_filter_pixel with the box (T: R's double, see common/ssim_common.hpp).
-template <class T = double>
-EXACTVMAF_HD_INLINE float decimated_sample(const float* img, int w, int h, int factor, int x, int y) {
-  return ssim::decimate_sample<T>(BoxTaps(factor), factor, img, w, h, x * factor, y * factor);
+// _iqa_filter_pixel with the box (F: the f64 policy, see common/ssim_common.hpp).
+template <class F = rmath::NativeF64>
+EXACTVMAF_HD_INLINE float decimated_sample(const float* img, int w, int h, int factor, int x, int y, F&& f = F{}) {
+  return ssim::decimate_sample(BoxTaps(factor), factor, img, w, h, x * factor, y * factor, f);
 }
 
 }  // namespace exactvmaf::float_ssim
