@@ -648,8 +648,8 @@ TEST(Fp32Pair, AdmIslandsDecideOrReplayExactly) {
 
 TEST(Fp32Pair, FloatAdmIslandsDecideOrReplayExactly) {
   std::mt19937_64 rng(5);
-  const double gains[] = {100.0, 1.0, 1.2, 0.35};
-  IslandStats s30, s15, clamp;
+  const double gains[] = {100.0, 1.0, 1.2, 0.35, 2.5, 0x1.fffffep+6};
+  IslandStats s30, s15, clamp, clamp_exact_product;
   auto value = [&] {  // band-like magnitudes, some tiny, some exact small integers
     const float m = static_cast<float>(rng() % (1u << 24)) * 0x1p-24f;
     const float v = std::ldexp(m, static_cast<int>(rng() % 40) - 20);
@@ -660,14 +660,23 @@ TEST(Fp32Pair, FloatAdmIslandsDecideOrReplayExactly) {
     check_island<float>(s30, [&](auto&& f) { return float_adm::mul_one_by_30(x, f); }, "mul_one_by_30");
     check_island<float>(s15, [&](auto&& f) { return float_adm::add_mul_one_by_15(std::fabs(y), std::fabs(x), f); },
                         "add_mul_one_by_15");
-    const double g = gains[rng() % 4];
-    check_island<float>(clamp, [&](auto&& f) { return float_adm::gain_clamp(x, t, g, f); }, "gain_clamp");
+    const double g = gains[rng() % 6];
+    check_island<float>(float_adm::gain_product_exact(g) ? clamp_exact_product : clamp,
+                        [&](auto&& f) { return float_adm::gain_clamp(x, t, g, f); }, "gain_clamp");
   }
-  std::printf("float_adm mul_one_by_30 %.2e, add_mul_one_by_15 %.2e, gain_clamp %.2e undecided\n", s30.rate(),
-              s15.rate(), clamp.rate());
+  std::printf("float_adm mul_one_by_30 %.2e, add_mul_one_by_15 %.2e, gain_clamp %.2e undecided (gains of 24 bits: "
+              "%.2e of %llu)\n",
+              s30.rate(), s15.rate(), clamp.rate(), clamp_exact_product.rate(),
+              static_cast<unsigned long long>(clamp_exact_product.samples));
   EXPECT_LT(s30.rate(), 1e-4);  // on pairs (island)
   EXPECT_LT(s15.rate(), 1e-4);
-  EXPECT_GT(clamp.rate(), 1e-3);  // hence Sf64 (exact_island) for the clamp
+  EXPECT_GT(clamp.rate(), 1e-3);  // hence Sf64 (exact_island) for the clamp with 1.2 and 0.35
+  // 100, 1, 2.5 and 127.99998: R's product is exact, so pairs decide every sample (island).
+  EXPECT_EQ(clamp_exact_product.undecided, 0u);
+  EXPECT_GT(clamp_exact_product.samples, 500000u);
+  EXPECT_TRUE(float_adm::gain_product_exact(100.0) && float_adm::gain_product_exact(1.0) &&
+              !float_adm::gain_product_exact(1.2) && !float_adm::gain_product_exact(0.35) &&
+              !float_adm::gain_product_exact(0.0));
 }
 
 // float_vif's three islands on the statistic's domain (sigma1² >= eps or 0,

@@ -27,6 +27,7 @@
 #include "numeric/cr_powf_pair.hpp"
 #include "numeric/f64_policy.hpp"
 #include "numeric/hd.hpp"
+#include "numeric/sf64.hpp"
 #include "numeric/no_libm.hpp"  // last: poisons the libm names
 
 namespace exactvmaf::float_adm {
@@ -193,6 +194,17 @@ struct Decoupled {
   float rh, rv, rd, ah, av, ad;
 };
 
+// Does rst * gain fit 48 bits for every float rst: gain a normal double
+// whose significand has at most 24 bits (100, 1, 2.5 and upstream's other
+// usual limits)? Then R's product is exact, and so is the pair's, so
+// gain_clamp is decided on pairs at every sample; other gains (1.2) put the
+// rounded product on float midpoints often enough that Sf64 is cheaper.
+EXACTVMAF_HD_INLINE bool gain_product_exact(double gain) {
+  const std::uint64_t bits = rmath::sf64_detail::double_bits(gain);
+  const std::uint64_t field = (bits >> 52) & 0x7ff;
+  return field != 0 && field != 0x7ff && (bits & ((std::uint64_t{1} << 29) - 1)) == 0;
+}
+
 // One sample of adm_decouple_s (ADM_OPT_AVOID_ATAN), with IEEE division.
 template <class F = rmath::NativeF64>
 EXACTVMAF_HD_INLINE Decoupled decouple_sample(float oh, float ov, float od, float th, float tv, float td,
@@ -207,9 +219,13 @@ EXACTVMAF_HD_INLINE Decoupled decouple_sample(float oh, float ov, float od, floa
   const float t_mag_sq = th * th + tv * tv;
   const bool angle_flag = (ot_dp >= 0.0f) && (ot_dp * ot_dp >= cos_1deg_sq() * o_mag_sq * t_mag_sq);
   if (angle_flag) {
-    rh = f.exact_island([&](auto& g) { return gain_clamp(rh, th, gain, g); });
-    rv = f.exact_island([&](auto& g) { return gain_clamp(rv, tv, gain, g); });
-    rd = f.exact_island([&](auto& g) { return gain_clamp(rd, td, gain, g); });
+    const auto clamp = [&](float rst, float t) {
+      const auto island = [&](auto& g) { return gain_clamp(rst, t, gain, g); };
+      return gain_product_exact(gain) ? f.island(island) : f.exact_island(island);
+    };
+    rh = clamp(rh, th);
+    rv = clamp(rv, tv);
+    rd = clamp(rd, td);
   }
   return {rh, rv, rd, th - rh, tv - rv, td - rd};
 }
