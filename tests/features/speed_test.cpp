@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -283,6 +284,60 @@ TEST(SpeedMath, Fp64FreeCovarianceMatrixEqualsR) {
 // solve_plane, the CPU's order: same bits for eigenvalues, the singular
 // decision, variances and entropies. Content: smooth, noisy, near-flat (sparse
 // deviations of decreasing size, across the 1e-6 decision) and flat.
+// The eigenvalue iteration without fp64 decides on fp32 pairs first: the
+// Givens factor (float)(1.0 / sqrt((double)u)) for every float u in [1, 2]
+// (all create_givens can produce), and 1e-6 products compared with a float,
+// each against the double expression; undecided ones fall back to Sf64.
+TEST(SpeedMath, PairFirstEigenStepsEqualTheDoubleOnes) {
+  std::uint64_t undecided = 0, checked = 0;
+  for (std::uint32_t bits = std::bit_cast<std::uint32_t>(1.0f); bits <= std::bit_cast<std::uint32_t>(2.0f); ++bits) {
+    const float u = std::bit_cast<float>(bits);
+    const float want = static_cast<float>(1.0 / std::sqrt(static_cast<double>(u)));
+    float got = 0.0f;
+    ++checked;
+    if (!speed::inverse_sqrt_f32_pairs(u, &got)) {
+      ++undecided;
+      continue;
+    }
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(want)) << std::hexfloat << u;
+  }
+  std::printf("[ fp32pair ] 1/sqrt on [1, 2]: %llu of %llu floats undecided\n", static_cast<unsigned long long>(undecided),
+              static_cast<unsigned long long>(checked));
+  EXPECT_EQ(checked, (1u << 23) + 1u);
+  EXPECT_LE(undecided, 64u);
+  EXPECT_FALSE(speed::inverse_sqrt_f32_pairs(0.5f, nullptr));  // outside: Sf64
+  // inverse_hypot1 through its Sf64 type, every path, against the double one.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  for (int i = 0; i < 200000; ++i) {
+    const float t = i % 4 == 0 ? std::ldexp(unit(rng), -static_cast<int>(rng() % 40)) : unit(rng);
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(speed::inverse_hypot1<rmath::Sf64>(t)),
+              std::bit_cast<std::uint32_t>(speed::inverse_hypot1<double>(t)))
+        << std::hexfloat << t;
+  }
+  // a < 1e-6 s: random magnitudes, and a next to the product (within a few
+  // float ulps, where the pairs leave the decision to Sf64).
+  std::uint64_t cmp_undecided = 0;
+  for (int i = 0; i < 1000000; ++i) {
+    const float s = std::ldexp(0.5f + 0.5f * std::fabs(unit(rng)), static_cast<int>(rng() % 60) - 30);
+    float a = std::ldexp(0.5f + 0.5f * std::fabs(unit(rng)), static_cast<int>(rng() % 60) - 50);
+    if (i % 2) {
+      a = static_cast<float>(1e-6 * static_cast<double>(s));
+      for (int k = static_cast<int>(rng() % 5) - 2; k != 0; k += k > 0 ? -1 : 1)
+        a = std::nextafter(a, k > 0 ? 1.0f : 0.0f);
+    }
+    const bool want = static_cast<double>(a) < 1e-6 * static_cast<double>(s);
+    ASSERT_EQ(speed::below_eps_times<rmath::Sf64>(a, s), want) << std::hexfloat << a << " " << s;
+    ASSERT_EQ(speed::below_eps_times<double>(a, s), want);
+    rmath::Fp32PairF64 p;
+    (void)p.lt(rmath::PairF64(a), rmath::PairF64(speed::eigen_eps) * rmath::PairF64(s));
+    cmp_undecided += p.undecided ? 1 : 0;
+  }
+  std::printf("[ fp32pair ] 1e-6 products: %llu of 1000000 undecided (half of them next to the product)\n",
+              static_cast<unsigned long long>(cmp_undecided));
+  EXPECT_LE(cmp_undecided, 1000u);
+}
+
 TEST(SpeedMath, DeviceSolveEqualsCpuPath) {
   std::uint64_t state = 99;
   auto next = [&] {

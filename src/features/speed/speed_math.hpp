@@ -603,12 +603,26 @@ EXACTVMAF_HD_INLINE float householder_alpha(float tau, float xv) {
   return f32_of(-0.5 * T(tau) * T(xv));
 }
 
+// a < 1e-6 * s for floats a and s, the product and the comparison in double
+// (chop_small_elements, qr_step's shift test). Without fp64 (T = Sf64) the
+// product is first an fp32 pair with a bound (numeric/fp32pair.hpp), which
+// decides unless a lies within the bound of it; then Sf64.
+template <class T>
+EXACTVMAF_HD_INLINE bool below_eps_times(float a, float s) {
+  if constexpr (is_sf64<T>) {
+    rmath::Fp32PairF64 pairs;
+    const bool below = pairs.lt(rmath::PairF64(a), rmath::PairF64(eigen_eps) * rmath::PairF64(s));
+    if (!pairs.undecided) return below;
+  }
+  return T(a) < eigen_eps * T(s);
+}
+
 // chop_small_elements: |sd| < 1e-6 * (|d_i| + |d_i+1|), the sum in float, the
 // product and comparison in double.
 template <class T>
 EXACTVMAF_HD_INLINE void chop_small(const float* d, float* sd, int n) {
   for (int i = 0; i < n - 1; ++i)
-    if (T(abs_f32(sd[i])) < eigen_eps * T(abs_f32(d[i]) + abs_f32(d[i + 1]))) sd[i] = 0.0f;
+    if (below_eps_times<T>(abs_f32(sd[i]), abs_f32(d[i]) + abs_f32(d[i + 1]))) sd[i] = 0.0f;
 }
 
 // (double)(ta - tb) / 2.0 stored to float: the quotient is exact in double,
@@ -630,10 +644,49 @@ EXACTVMAF_HD_INLINE float trailing_eigenvalue(const float* d, const float* sd, i
   return tb + tab * (tab / (-dt + pythagoras<T>(dt, tab)));
 }
 
-// 1.0 / sqrt((double)(1 + t * t)), stored to float.
+// (float)(1.0 / sqrt((double)u)) for a float u in [1, 2] with fp32
+// operations only; false where they cannot decide it (or u is outside).
+// y0 = 1 / sqrtf(u) is y = u^-1/2 (1 + e0), |e0| <= 2^-23 (two roundings);
+// one Newton step y1 = y0 + y0 eps / 2, eps = 1 - u y0^2 = -2 e0 - e0^2,
+// leaves y1 = y (1 - 1.5 e0^2 - 0.5 e0^3): within 1.51 2^-46 y. eps comes
+// from the exact products y0^2 = p1 + p2, u p1 = q1 + q2, u p2 = q3 + (q4 <
+// 2^-47, dropped); 1 - q1 is exact (q1 in [1/2, 2]), the two float
+// subtractions after it round by at most 2^-46 each (|eps| < 2^-21.9), and
+// y0 (eps / 2) by 2^-47 y: y1 = y0 + c within 2^-44.3 y of y. R's two
+// roundings (the double sqrt, then the quotient) add 2.0001 2^-53 y. The
+// bound 2^-43 y1 covers both; the float R stores is decided when no float
+// rounding boundary lies within it (Fp32PairF64::to_f32). Every float u in
+// [1, 2] is checked against the double expression (speed_test).
+EXACTVMAF_HD_INLINE bool inverse_sqrt_f32_pairs(float u, float* out) {
+  using namespace rmath::pair_detail;
+  if (!(u >= 1.0f && u <= 2.0f)) return false;
+#if EXACTVMAF_DEVICE_CODE
+  const float y0 = __fdiv_rn(1.0f, __fsqrt_rn(u));
+#else
+  const float y0 = 1.0f / __builtin_sqrtf(u);
+#endif
+  const Two p = two_prod(y0, y0);
+  const Two q = two_prod(u, p.hi);
+  const float q3 = u * p.lo;
+  const float eps = ((1.0f - q.hi) - q.lo) - q3;
+  const Two y1 = fast_two_sum(y0, y0 * (eps * 0.5f));
+  rmath::Fp32PairF64 pairs;
+  const float r = pairs.to_f32(rmath::PairF64(y1.hi, y1.lo, y1.hi * 0x1p-43f));
+  if (pairs.undecided) return false;
+  *out = r;
+  return true;
+}
+
+// 1.0 / sqrt((double)(1 + t * t)), stored to float. Without fp64 (T = Sf64),
+// fp32 pairs first: create_givens's |t| <= 1 keeps 1 + t * t in [1, 2].
 template <class T>
 EXACTVMAF_HD_INLINE float inverse_hypot1(float t) {
-  return f32_of(1.0 / sqrt_of(T(1 + t * t)));
+  const float u = 1 + t * t;
+  if constexpr (is_sf64<T>) {
+    float r;
+    if (inverse_sqrt_f32_pairs(u, &r)) return r;
+  }
+  return f32_of(1.0 / sqrt_of(T(u)));
 }
 
 template <class T>
@@ -658,7 +711,7 @@ EXACTVMAF_HD_INLINE void create_givens(float a, float b, float* c, float* s) {
 template <class T>
 EXACTVMAF_HD_INLINE void qr_step(float* d, float* sd, int n) {
   float mu = trailing_eigenvalue<T>(d, sd, n);
-  if (eigen_eps * T(abs_f32(mu)) > T(abs_f32(d[0]) + abs_f32(sd[0]))) mu = 0;
+  if (below_eps_times<T>(abs_f32(d[0]) + abs_f32(sd[0]), abs_f32(mu))) mu = 0;  // 1e-6 |mu| > |d0| + |sd0|
   float x = d[0] - mu;
   float z = sd[0];
   float ak = 0, bk = 0, zk = 0;
