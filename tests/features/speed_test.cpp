@@ -278,12 +278,6 @@ TEST(SpeedMath, Fp64FreeCovarianceMatrixEqualsR) {
   EXPECT_EQ(std::memcmp(cov.data(), cov_free.data(), cov.size() * sizeof(float)), 0);
 }
 
-// The device's chains against the CPU's interleaved loops (means and
-// covariances), and the device's split solve (the QR solve run
-// speculatively beside the eigenvalues, used only where K is regular) against
-// solve_plane, the CPU's order: same bits for eigenvalues, the singular
-// decision, variances and entropies. Content: smooth, noisy, near-flat (sparse
-// deviations of decreasing size, across the 1e-6 decision) and flat.
 // The eigenvalue iteration without fp64 decides on fp32 pairs first: the
 // Givens factor (float)(1.0 / sqrt((double)u)) for every float u in [1, 2]
 // (all create_givens can produce), and 1e-6 products compared with a float,
@@ -338,6 +332,12 @@ TEST(SpeedMath, PairFirstEigenStepsEqualTheDoubleOnes) {
   EXPECT_LE(cmp_undecided, 1000u);
 }
 
+// The device's chains against the CPU's interleaved loops (means and
+// covariances), and the device's split solve (the QR solve run
+// speculatively beside the eigenvalues, used only where K is regular) against
+// solve_plane, the CPU's order: same bits for eigenvalues, the singular
+// decision, variances and entropies. Content: smooth, noisy, near-flat (sparse
+// deviations of decreasing size, across the 1e-6 decision) and flat.
 TEST(SpeedMath, DeviceSolveEqualsCpuPath) {
   std::uint64_t state = 99;
   auto next = [&] {

@@ -563,12 +563,14 @@ TEST(Fp32Pair, VifNumLogTermDecidesOrReplaysExactly) {
     IslandStats* stats = &st;
     if (i % 3 == 1) {  // g near 1 and near the limit, sigma2 - g * sigma12 near an integer
       s12 = s1 - static_cast<std::int32_t>(rng() % 3);
-      s2 = s12 + static_cast<std::int32_t>(rng() % 5) - 2;
+      s2 = static_cast<std::int32_t>(std::min<std::int64_t>(INT32_MAX, std::int64_t{s12} + static_cast<std::int64_t>(rng() % 5) - 2));
       if (s12 < 1 || s2 < 1) continue;
       stats = &near;
     } else if (i % 3 == 2) {  // identical pictures, and sigma2 beside them
       s12 = s1;
-      s2 = i % 6 == 2 ? s1 : std::max<std::int32_t>(1, s1 + static_cast<std::int32_t>(rng() % 2001) - 1000);
+      s2 = i % 6 == 2 ? s1
+                      : static_cast<std::int32_t>(std::clamp<std::int64_t>(
+                            std::int64_t{s1} + static_cast<std::int64_t>(rng() % 2001) - 1000, 1, INT32_MAX));
       stats = &identical;
     }
     const double lim = limits[rng() % 5];

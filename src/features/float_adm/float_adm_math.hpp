@@ -194,11 +194,12 @@ struct Decoupled {
   float rh, rv, rd, ah, av, ad;
 };
 
-// Does rst * gain fit 48 bits for every float rst: gain a normal double
-// whose significand has at most 24 bits (100, 1, 2.5 and upstream's other
-// usual limits)? Then R's product is exact, and so is the pair's, so
-// gain_clamp is decided on pairs at every sample; other gains (1.2) put the
-// rounded product on float midpoints often enough that Sf64 is cheaper.
+// Is gain a normal double whose significand has at most 24 bits (100, 1,
+// 2.5: upstream's usual limits)? Then rst * gain has at most 48 bits, R's
+// product is exact and so is the pair's, and gain_clamp is decided on pairs
+// (products below the pairs' 2^-100 range, or gains beyond the exponents a
+// pair splits, still replay in Sf64: the same bits). Other gains (1.2) put
+// the rounded product on float midpoints often enough that Sf64 is cheaper.
 EXACTVMAF_HD_INLINE bool gain_product_exact(double gain) {
   const std::uint64_t bits = rmath::sf64_detail::double_bits(gain);
   const std::uint64_t field = (bits >> 52) & 0x7ff;
