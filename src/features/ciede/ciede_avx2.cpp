@@ -115,6 +115,19 @@ AVX2 F with_sign(float magnitude, F sign) { return _mm_or_ps(_mm_set1_ps(magnitu
 AVX2 F load(const float* p) { return _mm_loadu_ps(p); }
 AVX2 void store(float* p, F v) { _mm_storeu_ps(p, v); }
 AVX2 unsigned lanes_of(M m) { return static_cast<unsigned>(_mm256_movemask_pd(m)); }
+AVX2 D load_samples(const std::uint32_t* p) {  // samples < 2^31: exact
+  return _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+AVX2 D mantissa_1_2(D x) {  // the significand with the exponent of 1.0
+  const __m256i bits = _mm256_castpd_si256(x);
+  return _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi64x(0x000fffffffffffffLL)),
+                                             _mm256_set1_epi64x(0x3ff0000000000000LL)));
+}
+AVX2 D unbiased_exponent(D x) {  // normal x: its exponent, as a double
+  const __m256i field = _mm256_srli_epi64(_mm256_castpd_si256(x), 52);  // x > 0: no sign bit
+  const __m256i low = _mm256_permutevar8x32_epi32(field, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+  return _mm256_cvtepi32_pd(_mm_sub_epi32(_mm256_castsi256_si128(low), _mm_set1_epi32(1023)));
+}
 
 #define LANE AVX2
 #define LANE_TARGET EXACTVMAF_TARGET_AVX2
@@ -127,7 +140,7 @@ AVX2 unsigned lanes_of(M m) { return static_cast<unsigned>(_mm256_movemask_pd(m)
 }  // namespace
 
 const Kernels& avx2_kernels() {
-  static const Kernels k = {"avx2", &delta_e};
+  static const Kernels k = {"avx2", &delta_e, &lab};
   return k;
 }
 

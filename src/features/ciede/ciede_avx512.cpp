@@ -115,6 +115,18 @@ AVX512 F with_sign(float magnitude, F sign) { return _mm256_or_ps(_mm256_set1_ps
 AVX512 F load(const float* p) { return _mm256_loadu_ps(p); }
 AVX512 void store(float* p, F v) { _mm256_storeu_ps(p, v); }
 AVX512 unsigned lanes_of(M m) { return static_cast<unsigned>(m); }
+AVX512 D load_samples(const std::uint32_t* p) {  // samples < 2^31: exact
+  return _mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+AVX512 D mantissa_1_2(D x) {  // the significand with the exponent of 1.0
+  const __m512i bits = _mm512_castpd_si512(x);
+  return _mm512_castsi512_pd(_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi64(0x000fffffffffffffLL)),
+                                             _mm512_set1_epi64(0x3ff0000000000000LL)));
+}
+AVX512 D unbiased_exponent(D x) {  // normal x: its exponent, as a double
+  const __m512i field = _mm512_srli_epi64(_mm512_castpd_si512(x), 52);  // x > 0: no sign bit
+  return _mm512_cvtepi32_pd(_mm256_sub_epi32(_mm512_cvtepi64_epi32(field), _mm256_set1_epi32(1023)));
+}
 
 #define LANE AVX512
 #define LANE_TARGET EXACTVMAF_TARGET_AVX512
@@ -127,7 +139,7 @@ AVX512 unsigned lanes_of(M m) { return static_cast<unsigned>(m); }
 }  // namespace
 
 const Kernels& avx512_kernels() {
-  static const Kernels k = {"avx512", &delta_e};
+  static const Kernels k = {"avx512", &delta_e, &lab};
   return k;
 }
 

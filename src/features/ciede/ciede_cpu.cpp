@@ -118,6 +118,8 @@ struct Sf64Pixels {
 // their keys (the value is put into the cache once computed).
 struct PendingPixels {
   LabPairs pairs;
+  // Without the 8-bit table: the samples, whose Lab the batch computes.
+  std::uint32_t ref_y[kBatch], ref_u[kBatch], ref_v[kBatch], dist_y[kBatch], dist_u[kBatch], dist_v[kBatch];
   std::uint64_t ref_key[kBatch], dist_key[kBatch];
   bool to_cache[kBatch];
   float values[kBatch];
@@ -146,6 +148,10 @@ void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const Picture
   if (!sf64 && &kernels != &scalar_kernels()) pending = std::make_unique<PendingPixels>();
   auto flush = [&] {
     PendingPixels& p = *pending;
+    if (!table) {
+      kernels.lab(p.ref_y, p.ref_u, p.ref_v, p.n, c.scale, p.pairs.l1, p.pairs.a1, p.pairs.b1);
+      kernels.lab(p.dist_y, p.dist_u, p.dist_v, p.n, c.scale, p.pairs.l2, p.pairs.a2, p.pairs.b2);
+    }
     kernels.delta_e(p.pairs, p.n, p.values);
     for (std::size_t i = 0; i < p.n; ++i) {
       if (p.to_cache[i]) cache->put(p.ref_key[i], p.dist_key[i], p.values[i]);
@@ -156,14 +162,19 @@ void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const Picture
   auto enqueue = [&](unsigned r0, unsigned r1, unsigned r2, unsigned d0, unsigned d1, unsigned d2, bool to_cache,
                      std::uint64_t kr, std::uint64_t kd) {
     PendingPixels& p = *pending;
-    const Lab lr = lab(r0, r1, r2), ld = lab(d0, d1, d2);
     const std::size_t i = p.n;
-    p.pairs.l1[i] = lr.l;
-    p.pairs.a1[i] = lr.a;
-    p.pairs.b1[i] = lr.b;
-    p.pairs.l2[i] = ld.l;
-    p.pairs.a2[i] = ld.a;
-    p.pairs.b2[i] = ld.b;
+    if (table) {
+      const Lab lr = table->get(r0, r1, r2), ld = table->get(d0, d1, d2);
+      p.pairs.l1[i] = lr.l;
+      p.pairs.a1[i] = lr.a;
+      p.pairs.b1[i] = lr.b;
+      p.pairs.l2[i] = ld.l;
+      p.pairs.a2[i] = ld.a;
+      p.pairs.b2[i] = ld.b;
+    } else {
+      p.ref_y[i] = r0, p.ref_u[i] = r1, p.ref_v[i] = r2;
+      p.dist_y[i] = d0, p.dist_u[i] = d1, p.dist_v[i] = d2;
+    }
     p.to_cache[i] = to_cache;
     p.ref_key[i] = kr;
     p.dist_key[i] = kd;
@@ -214,12 +225,22 @@ std::size_t scalar_delta_e(const LabPairs& p, std::size_t n, float* out) {
   return n;
 }
 
+std::size_t scalar_lab(const std::uint32_t* y, const std::uint32_t* u, const std::uint32_t* v, std::size_t n,
+                       const LabScale& s, float* l, float* a, float* b) {
+  HostMath m;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Lab c = lab_from_yuv(y[i], u[i], v[i], s, m);
+    l[i] = c.l, a[i] = c.a, b[i] = c.b;
+  }
+  return n;
+}
+
 }  // namespace
 
 // The scalar kernel table (ciede_simd.hpp): the formula pair by pair. The
 // CPU worker does not batch at this level (it calls the formula per pixel).
 const Kernels& scalar_kernels() {
-  static const Kernels k = {"scalar", &scalar_delta_e};
+  static const Kernels k = {"scalar", &scalar_delta_e, &scalar_lab};
   return k;
 }
 

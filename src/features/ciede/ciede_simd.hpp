@@ -31,6 +31,10 @@ struct Kernels {
   // how many of the n pairs were computed by the scalar formula (n for the
   // scalar table; the vector tables' undecided lanes).
   std::size_t (*delta_e)(const LabPairs& pairs, std::size_t n, float* out);
+  // (l, a, b)[i] = lab_from_yuv(y[i], u[i], v[i], s, HostMath) for i < n;
+  // returns how many came from the scalar function (as delta_e).
+  std::size_t (*lab)(const std::uint32_t* y, const std::uint32_t* u, const std::uint32_t* v, std::size_t n,
+                     const LabScale& s, float* l, float* a, float* b);
 };
 
 const Kernels& scalar_kernels();  // ciede_cpu.cpp

@@ -3,8 +3,9 @@
 // (not a standalone header): D (doubles), F (floats), M (lane conditions), I
 // (int32 lanes); dbl, flt, splat, lt/le/gt/ge/eq, all/any/but_not/differ,
 // select, neg, abs_c, sqrt_d, i32_of, lane_bit, round_to_float, pow2_of,
-// clamp_0_16, atan_table, sign_of, with_sign, load, store, lanes_of; kLanes,
-// kAllLanes; LANE (the ISA's target attribute, inline) and LANE_TARGET.
+// clamp_0_16, atan_table, sign_of, with_sign, load, store, lanes_of,
+// load_samples, mantissa_1_2, unbiased_exponent; kLanes, kAllLanes; LANE
+// (the ISA's target attribute, inline) and LANE_TARGET.
 // ciede2000<HostMath>'s shortcut path (ciede_math.hpp) lane by lane: each
 // step performs the IEEE operations of the scalar function it names, in the
 // same order and association (no FMA), with the branches as per-lane
@@ -138,6 +139,85 @@ LANE D atan2_approx(D y, D x) {
   a = select(swap, kPio2 - a, a);
   a = select(lt(x, 0.0), kPiD - a, a);
   return select(lt(y, 0.0), neg(a), a);
+}
+
+// ---- ciede_math.hpp: ln_approx, pow_approx, lab_shortcut, lab_from_yuv_shortcut
+
+LANE D ln_approx(D x) {  // normal x > 0
+  constexpr double L1 = 0x1.62e42feep-1, L2 = 0x1.a39ef35793c76p-33;
+  D m = mantissa_1_2(x);  // [1, 2)
+  D ed = unbiased_exponent(x);
+  const M big = gt(m, 1.4142135623730951);
+  m = select(big, m * 0.5, m);
+  ed = select(big, ed + 1.0, ed);  // T(e + 1): small integers, exact
+  const D sv = (m - 1.0) / (m + 1.0);
+  const D s2 = sv * sv;
+  const D lnm =
+      sv * (2.0 + s2 * (2.0 / 3.0 + s2 * (2.0 / 5.0 + s2 * (2.0 / 7.0 + s2 * (2.0 / 9.0 + s2 * (2.0 / 11.0 + s2 * (2.0 / 13.0 +
+      s2 * (2.0 / 15.0 + s2 * (2.0 / 17.0 + s2 * (2.0 / 19.0 + s2 * (2.0 / 21.0)))))))))));
+  return ed * L1 + (ed * L2 + lnm);
+}
+LANE D pow_approx(D x, double y) { return exp_approx(y * ln_approx(x)); }
+
+// lab_shortcut::linear: the value and its bound (0 on the c D branch).
+LANE D lab_linear(D c, D* err) {
+  const M above = gt(c, 10. / 255.);
+  const D v = pow_approx((c + 0.055) * (1.0 / 1.055), 2.4);
+  *err = select(above, v * 0x1p-47, splat(0.0));
+  return select(above, v, c * (1.0 / 12.92));
+}
+
+// lab_shortcut::lab_map: the float and the lanes it decides.
+LANE F lab_map(D c, D err, M* decided) {
+  constexpr double kKappa = 24389.0 / 27.0, kEpsilon = 216.0 / 24389.0;
+  const D lo = c - err, hi = c + err;
+  const M cube = gt(lo, kEpsilon), linear = le(hi, kEpsilon);
+  const D v1 = pow_approx(c, 1.0 / 3.0);
+  const D rel = (err / c) * (1.0 / 3.0) * 1.01 + 0x1p-49 + 0x1p-53;
+  F f1;
+  const M ok1 = round_to_float(v1, splat(0.0), 4.0 * v1 * rel, &f1);
+  const D v2 = (kKappa * c + 16.0) * (1.0 / 116.0);
+  const D mag = (kKappa * abs_c(c) + 16.0) * (1.0 / 116.0);
+  const D e2 = (kKappa / 116.0) * err * 1.01 + 6.0 * 0x1p-53 * mag * 1.01;
+  F f2;
+  const M ok2 = round_to_float(v2, splat(0.0), 4.0 * e2 + 0x1p-1000, &f2);
+  *decided = any(all(all(cube, le(c, 8.0)), ok1), all(linear, ok2));
+  return select(cube, f1, f2);
+}
+
+// lab_from_yuv_shortcut: L, a, b of the lanes it decides.
+LANE void lab_from_yuv_shortcut(D ys, D us, D vs, const LabScale& s, F* l_out, F* a_out, F* b_out, M* decided) {
+  const D y = (ys - s.y_offset) * s.y_mul;
+  const D u = (us - s.c_offset) * s.c_mul;
+  const D v = (vs - s.c_offset) * s.c_mul;
+  const D rc = y + 1.28033 * v;
+  const D gc = y - 0.21482 * u - 0.38059 * v;
+  const D bc = y + 2.12798 * u;
+  D er, eg, eb;
+  const D r = lab_linear(rc, &er);
+  const D g = lab_linear(gc, &eg);
+  const D b = lab_linear(bc, &eb);
+  const D ar = abs_c(r), ag = abs_c(g), ab = abs_c(b);
+  const D x = r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894;
+  const D yy = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
+  const D z = r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677;
+  const D ex = 0.4124564390896921 * er + 0.357576077643909 * eg + 0.18043748326639894 * eb +
+               6.0 * 0x1p-53 * (0.4124564390896921 * ar + 0.357576077643909 * ag + 0.18043748326639894 * ab);
+  const D ey = 0.21267285140562248 * er + 0.715152155287818 * eg + 0.07217499330655958 * eb +
+               6.0 * 0x1p-53 * (0.21267285140562248 * ar + 0.715152155287818 * ag + 0.07217499330655958 * ab);
+  const D ez = 0.019333895582329317 * er + 0.119192025881303 * eg + 0.9503040785363677 * eb +
+               6.0 * 0x1p-53 * (0.019333895582329317 * ar + 0.119192025881303 * ag + 0.9503040785363677 * ab);
+  const D xs = x * (1.0 / 0.95047), zs = z * (1.0 / 1.08883);
+  const D axs = abs_c(xs), azs = abs_c(zs);
+  M okx, oky, okz;
+  const F fx = lab_map(xs, (ex * (1.0 / 0.95047) + 0x1p-52 * axs) * 1.01, &okx);
+  const F fy = lab_map(yy, ey * 1.01, &oky);
+  const F fz = lab_map(zs, (ez * (1.0 / 1.08883) + 0x1p-52 * azs) * 1.01, &okz);
+  const D lx = dbl(fx), ly = dbl(fy), lz = dbl(fz);
+  *l_out = flt((116.0 * ly) - 16.0);
+  *a_out = flt(500.0 * (lx - ly));
+  *b_out = flt(200.0 * (ly - lz));
+  *decided = all(okx, all(oky, okz));
 }
 
 // ---- ciede_math.hpp: atan2_to_float, mul_sin_to_float, sixty_exp_to_float ---
@@ -279,6 +359,39 @@ LANE F ciede2000(F l1, F a1, F b1, F l2, F a2, F b2, M* decided) {
 [[gnu::noinline]] float scalar_delta_e(const LabPairs& p, std::size_t k) {
   HostMath m;
   return ::exactvmaf::ciede::ciede2000(Lab{p.l1[k], p.a1[k], p.b1[k]}, Lab{p.l2[k], p.a2[k], p.b2[k]}, m);
+}
+
+// The scalar Lab for one colour (undecided lanes, the tail), out of line.
+[[gnu::noinline]] Lab scalar_lab(const std::uint32_t* y, const std::uint32_t* u, const std::uint32_t* v, std::size_t k,
+                                 const LabScale& s) {
+  HostMath m;
+  return ::exactvmaf::ciede::lab_from_yuv(y[k], u[k], v[k], s, m);
+}
+
+LANE_TARGET std::size_t lab(const std::uint32_t* y, const std::uint32_t* u, const std::uint32_t* v, std::size_t n,
+                            const LabScale& s, float* l, float* a, float* b) {
+  std::size_t scalar = 0;
+  std::size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    F lf, af, bf;
+    M decided;
+    lab_from_yuv_shortcut(load_samples(y + i), load_samples(u + i), load_samples(v + i), s, &lf, &af, &bf, &decided);
+    store(l + i, lf);
+    store(a + i, af);
+    store(b + i, bf);
+    for (unsigned undecided = ~lanes_of(decided) & kAllLanes; undecided != 0; undecided &= undecided - 1) {
+      const std::size_t k = i + static_cast<std::size_t>(__builtin_ctz(undecided));
+      const Lab c = scalar_lab(y, u, v, k, s);
+      l[k] = c.l, a[k] = c.a, b[k] = c.b;
+      ++scalar;
+    }
+  }
+  for (; i < n; ++i) {  // the tail: the scalar Lab
+    const Lab c = scalar_lab(y, u, v, i, s);
+    l[i] = c.l, a[i] = c.a, b[i] = c.b;
+    ++scalar;
+  }
+  return scalar;
 }
 
 LANE_TARGET std::size_t delta_e(const LabPairs& p, std::size_t n, float* out) {
