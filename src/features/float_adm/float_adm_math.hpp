@@ -220,9 +220,10 @@ EXACTVMAF_HD_INLINE Decoupled decouple_sample(float oh, float ov, float od, floa
   const float t_mag_sq = th * th + tv * tv;
   const bool angle_flag = (ot_dp >= 0.0f) && (ot_dp * ot_dp >= cos_1deg_sq() * o_mag_sq * t_mag_sq);
   if (angle_flag) {
+    const bool on_pairs = gain_product_exact(gain);
     const auto clamp = [&](float rst, float t) {
       const auto island = [&](auto& g) { return gain_clamp(rst, t, gain, g); };
-      return gain_product_exact(gain) ? f.island(island) : f.exact_island(island);
+      return on_pairs ? f.island(island) : f.exact_island(island);
     };
     rh = clamp(rh, th);
     rv = clamp(rv, tv);
