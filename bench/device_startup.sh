@@ -26,7 +26,7 @@ for size in ${SIZES:-1920x1080 3840x2160}; do
       EXACTVMAF_STARTUP_TRACE=1 $cli $args 2> $log
       t1=$(date +%s%N)
       wall=$(( (t1 - t0) / 1000000 ))
-      phases=$(grep -E ' ms (main|models loaded|inputs opened|backend chosen|inputs started|worker 0 ready|first frame committed|last frame committed|run returned|report written)' \
+      phases=$(grep -E ' ms (main|models loaded|inputs opened|cuda starting|backend chosen|inputs started|worker 0 ready|hand-over|first frame committed|last frame committed|run returned|report written)' \
         $log | sed -E 's/startup: +([0-9.]+) ms ([^(]*[^( ]).*/\2 \1/' | tr '\n' ';')
       echo "$size $(basename $cli) run $k: process wall ${wall} ms, $(awk -v f=$frames -v w=$wall 'BEGIN {printf "%.0f", f * 1000 / w}') fps whole process; $phases" | tee -a $S
     done

@@ -48,6 +48,7 @@ struct Settings {
   bool quiet = false, no_prediction = false, list_features = false, list_models = false;
   std::string simd = "auto";
   std::string device_fp64 = "auto";
+  std::string cpu_while_cuda_starts = "on";
   bool no_simd = false;
   // Compressed input (src/av/, docs/input.md).
   std::optional<unsigned> stream, stream_ref, stream_dist;
@@ -68,6 +69,9 @@ int hwdec_gpu(const Settings& s, const ev::RunOptions& opts) {
   if (s.hwdec != "auto" && s.hwdec != "cuda")
     throw ev::Error(fmt::format("--hwdec {}: expected none, cuda or auto", s.hwdec));
   const bool required = s.hwdec == "cuda";
+  // auto with nothing to decode: the device is not asked (its start is left
+  // to the run, which may score on CPU threads meanwhile).
+  if (!required && !ev::av::may_decode(s.ref_path) && !ev::av::may_decode(s.dist_path)) return -1;
   std::string why_not;
   if (opts.backend != ev::Backend::cuda) why_not = "it needs --backend cuda";
   else if (opts.gpus.size() != 1) why_not = "it needs one GPU (--gpu N)";
@@ -164,6 +168,9 @@ int run_cli(const Settings& s) {
   else throw ev::Error(fmt::format("--backend {}: expected cpu, cuda or auto", s.backend));
   opts.gpus = ev::parse_gpu_list(s.gpu);
   opts.device_fp64 = ev::parse_device_fp64(s.device_fp64);
+  if (s.cpu_while_cuda_starts != "on" && s.cpu_while_cuda_starts != "off")
+    throw ev::Error(fmt::format("--cpu_while_cuda_starts {}: expected on or off", s.cpu_while_cuda_starts));
+  opts.cpu_while_cuda_starts = s.cpu_while_cuda_starts == "on";
   // On the CPU, off runs the fp64-free arithmetic there (scalar kernels).
   if (opts.device_fp64 == ev::DeviceFp64::off && opts.backend == ev::Backend::cpu) ev::set_fp64_emulation(true);
 
@@ -344,6 +351,12 @@ int run_cli(const Settings& s) {
     std::fprintf(stderr, "exactvmaf %s (numerics %s): %s of %s, %s, %u threads, %.1f fps\n", ev::version(),
                  ev::kNumerics, frames_text(result.frames).c_str(), result.format.describe().c_str(),
                  ev::backend_name(result.backend), result.threads, result.fps);
+    if (result.cpu_head_frames) {
+      std::uint64_t on_gpus = 0;
+      for (const std::uint64_t n : result.cuda_gpu_frames) on_gpus += n;
+      std::fprintf(stderr, "  %s scored on the cpu while CUDA started, %llu on the GPU\n",
+                   frames_text(result.cpu_head_frames).c_str(), static_cast<unsigned long long>(on_gpus));
+    }
     if (result.cuda_gpus.size() > 1) {  // --gpu with several entries: what each scored
       std::string line = "  frames per GPU:";
       for (std::size_t k = 0; k < result.cuda_gpus.size(); ++k)
@@ -446,6 +459,9 @@ void add_options(CLI::App& app, Settings& s) {
                  "fp64 islands on the GPU: on (the device's fp64), off (fp32 operations only, for GPUs with slow or "
                  "no fp64; with --backend cpu the CPU runs that arithmetic), auto (off where fp64 is slower than 1/8 "
                  "of fp32; default); same bits in every case");
+  app.add_option("--cpu_while_cuda_starts", s.cpu_while_cuda_starts,
+                 "on (default): with --backend cuda/auto, CPU threads score the first frames while the CUDA driver "
+                 "starts (same bits), then hand over to the device; off: wait for the device");
   app.add_option("--simd", s.simd, "CPU kernels: auto (best this CPU has), avx512, avx2 or scalar; same bits in every case");
   app.add_flag("--no-simd", s.no_simd, "same as --simd scalar");
   app.add_flag("-q,--quiet", s.quiet, "no progress line and no summary on stderr");

@@ -83,16 +83,26 @@ class FramePool : public std::enable_shared_from_this<FramePool> {
   // Returns nullptr instead of blocking once cancel() was called.
   void cancel();
   std::size_t capacity() const { return capacity_; }
+  // Buffers made from now on live in `memory`; those made before are freed
+  // (free ones now, the others when they come back), so the pool soon holds
+  // only the new kind. A run that began on CPU threads calls this when it
+  // hands over to the CUDA device (page-locked memory then).
+  void use_memory(HostMemory memory);
 
  private:
   FramePool() = default;
   void give_back(FrameBuffer* fb);
+  struct Entry {
+    std::unique_ptr<FrameBuffer> buffer;
+    unsigned generation = 0;  // the use_memory() call it was made after
+  };
   std::mutex mutex_;
   std::condition_variable cv_;
   VideoFormat format_;
   HostMemory memory_;
+  unsigned generation_ = 0;
   std::size_t capacity_ = 0;
-  std::vector<std::unique_ptr<FrameBuffer>> all_;
+  std::vector<Entry> all_;
   std::vector<FrameBuffer*> free_;
   bool cancelled_ = false;
 };

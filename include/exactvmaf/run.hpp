@@ -66,6 +66,13 @@ struct RunOptions {
   // RunResult; costs a little throughput).
   bool cuda_timing = false;
   DeviceFp64 device_fp64 = DeviceFp64::automatic;  // --device_fp64
+  // cuda and automatic: while the CUDA driver and context start (~0.2 s
+  // before a process's first CUDA run), CPU threads score the first frames
+  // (the same bits) and hand over once the device is ready
+  // (RunResult::cpu_head_frames). Only for inputs in host memory, a list of
+  // devices (not "all"), and when the driver has not started in this
+  // process already. false: the run waits for the device.
+  bool cpu_while_cuda_starts = false;
   // Frame buffers read ahead per input beyond what the workers hold.
   unsigned read_ahead = 0;        // 0: chosen from threads
   std::function<void(const Progress&)> on_progress;  // called from the pipeline thread
@@ -94,6 +101,9 @@ struct RunResult {
   // frames each of these entries scored.
   std::vector<int> cuda_gpus;
   std::vector<std::uint64_t> cuda_gpu_frames;
+  // cuda: the first frames, scored on CPU threads while the device started
+  // (RunOptions::cpu_while_cuda_starts); the others are in cuda_gpu_frames.
+  std::uint64_t cpu_head_frames = 0;
   // cuda: whether the kernels ran fp64-free (DeviceFp64), and their island
   // counts: evaluated on fp32 pairs, of those replayed in integer binary64,
   // evaluated in integer binary64 directly.

@@ -54,6 +54,10 @@ struct ReaderOptions {
 // CUDA device type.
 bool hwdec_cuda_built();
 
+// Whether open_input() may read `path` through FFmpeg (false for "-", pipes,
+// .y4m and .yuv names and y4m content, which never need a decoder).
+bool may_decode(const std::string& path);
+
 // The reader for one -r/-d argument:
 //  - "-", a name ending in .y4m or .yuv, an input that starts with
 //    "YUV4MPEG2 ", or anything that is not a regular file (a pipe, a device,

@@ -58,14 +58,22 @@ std::string probe(const std::string& path) {
   return fmt->name;
 }
 
-}  // namespace
-
-std::unique_ptr<VideoReader> open_input(const std::string& path, const io::RawOptions& raw, const ReaderOptions& opts,
-                                        bool stream_given) {
+// Read as y4m or raw YUV whatever its content says: "-", a pipe or device,
+// a name ending in .y4m or .yuv, y4m content.
+bool read_without_ffmpeg(const std::string& path) {
   struct stat st {};
   const bool regular = path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
   const bool by_name = ends_with_ci(path, ".y4m") || ends_with_ci(path, ".yuv");
-  if (!regular || by_name || starts_with_y4m_magic(path)) {
+  return !regular || by_name || starts_with_y4m_magic(path);
+}
+
+}  // namespace
+
+bool may_decode(const std::string& path) { return !read_without_ffmpeg(path); }
+
+std::unique_ptr<VideoReader> open_input(const std::string& path, const io::RawOptions& raw, const ReaderOptions& opts,
+                                        bool stream_given) {
+  if (read_without_ffmpeg(path)) {
     if (stream_given)
       throw Error(fmt::format("{}: --stream applies to inputs read through FFmpeg, not to y4m or raw YUV", path));
     return io::open_video_with(path, raw);

@@ -12,6 +12,7 @@ CudaStatus cuda_status() {
 }
 
 namespace cuda {
+bool driver_started() { return true; }  // nothing to start
 bool pin_host_memory(void*, std::size_t, int) { return false; }
 void unpin_host_memory(void*) {}
 std::string device_problem(int) { return cuda_status().problem; }

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -90,22 +91,45 @@ std::shared_ptr<FrameBuffer> FramePool::acquire() {
   std::unique_lock lock(mutex_);
   // Buffers are made on first need, up to the capacity: a consumer that keeps
   // up touches few of them, and the most recently used (warm) ones return first.
-  if (free_.empty() && !cancelled_ && all_.size() < capacity_) {
-    all_.push_back(std::make_unique<FrameBuffer>(format_, memory_));
-    free_.push_back(all_.back().get());
-  }
-  cv_.wait(lock, [&] { return cancelled_ || !free_.empty(); });
+  cv_.wait(lock, [&] { return cancelled_ || !free_.empty() || all_.size() < capacity_; });
   if (cancelled_) return nullptr;
+  if (free_.empty()) {
+    all_.push_back({std::make_unique<FrameBuffer>(format_, memory_), generation_});
+    free_.push_back(all_.back().buffer.get());
+  }
   FrameBuffer* fb = free_.back();
   free_.pop_back();
   // The deleter holds the pool alive until every buffer is back.
   return std::shared_ptr<FrameBuffer>(fb, [self = shared_from_this()](FrameBuffer* b) { self->give_back(b); });
 }
 
-void FramePool::give_back(FrameBuffer* fb) {
+void FramePool::use_memory(HostMemory memory) {
+  std::vector<std::unique_ptr<FrameBuffer>> retired;  // freed outside the lock
   {
     std::lock_guard lock(mutex_);
-    free_.push_back(fb);
+    memory_ = memory;
+    ++generation_;
+    for (FrameBuffer* fb : free_) {
+      const auto it = std::find_if(all_.begin(), all_.end(), [fb](const Entry& e) { return e.buffer.get() == fb; });
+      retired.push_back(std::move(it->buffer));
+      all_.erase(it);
+    }
+    free_.clear();
+  }
+  cv_.notify_all();  // room to make new buffers
+}
+
+void FramePool::give_back(FrameBuffer* fb) {
+  std::unique_ptr<FrameBuffer> retired;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = std::find_if(all_.begin(), all_.end(), [fb](const Entry& e) { return e.buffer.get() == fb; });
+    if (it->generation == generation_) {
+      free_.push_back(fb);
+    } else {
+      retired = std::move(it->buffer);
+      all_.erase(it);
+    }
   }
   cv_.notify_one();
 }

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <chrono>
 #include <deque>
+#include <future>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -118,8 +119,9 @@ std::vector<int> usable_gpus(const RunOptions& opts, std::string& why_not) {
 
 // The backend a run uses: cuda when asked for and possible, cpu otherwise;
 // throws Error when cuda was required but cannot run. `gpus`: the devices
-// the cuda backend is to use.
-Backend choose_backend(const RunOptions& opts, const std::vector<FeatureRequest>& requests, std::vector<int>& gpus) {
+// the cuda backend is to use; `warning`: why auto runs on the cpu.
+Backend choose_backend(const RunOptions& opts, const std::vector<FeatureRequest>& requests, std::vector<int>& gpus,
+                       std::string& warning) {
   if (opts.backend == Backend::cpu) return Backend::cpu;
   std::string why_not;
   gpus = usable_gpus(opts, why_not);
@@ -135,8 +137,48 @@ Backend choose_backend(const RunOptions& opts, const std::vector<FeatureRequest>
   auto option = [&](const char* name) { return fmt::format(fmt::runtime(opts.backend_option), name); };
   if (opts.backend == Backend::cuda)
     throw Error(fmt::format("{}: {} (use {} or auto)", option("cuda"), why_not, option("cpu")));
-  if (opts.on_warning) opts.on_warning(option("auto") + ": running on the cpu: " + why_not);
+  warning = option("auto") + ": running on the cpu: " + why_not;
   return Backend::cpu;
+}
+
+// The backend chosen, and with cuda the runner settings of each gpus entry
+// (worker thread w drives entry w % entries.size(), so each entry has the
+// same number of threads).
+struct BackendStart {
+  Backend backend = Backend::cpu;
+  std::vector<int> gpus;
+  std::string warning;  // auto runs on the cpu: why
+  std::vector<cuda::RunnerOptions> entries;
+  bool fp32pair = false;  // some entry runs its kernels fp64-free
+};
+
+BackendStart start_backend(const RunOptions& opts, const std::vector<FeatureRequest>& requests,
+                           const VideoFormat& fmt) {
+  BackendStart s;
+  s.backend = choose_backend(opts, requests, s.gpus, s.warning);
+  if (s.backend != Backend::cuda) return s;
+  for (const int g : s.gpus) {
+    cuda::RunnerOptions ro;
+    ro.gpu = g;
+    ro.format = fmt;
+    ro.graphs = opts.cuda_graphs;
+    ro.timing = opts.cuda_timing;
+    ro.arith = cuda::choose_device_arith(
+        opts.device_fp64, opts.device_fp64 == DeviceFp64::automatic ? cuda::fp32_to_fp64_ratio(g) : 0);
+    s.fp32pair = s.fp32pair || ro.arith == cuda::DeviceArith::fp32pair;
+    s.entries.push_back(ro);
+  }
+  return s;
+}
+
+// Whether CPU threads score the first frames while the CUDA backend starts
+// (RunOptions::cpu_while_cuda_starts): only where the start is worth hiding
+// and the CPU can score what the source gives.
+bool cpu_head_wanted(const RunOptions& opts, const std::vector<FeatureRequest>& requests,
+                     const pipeline::PairSource& source) {
+  if (!opts.cpu_while_cuda_starts || opts.backend == Backend::cpu || opts.gpus.empty()) return false;
+  if (!source.host_frames_only() || cuda::driver_started()) return false;
+  return std::all_of(requests.begin(), requests.end(), [](const FeatureRequest& r) { return r.info->has_cuda; });
 }
 
 // libvmaf keeps the first request of a feature with a given option suffix
@@ -219,10 +261,10 @@ class ReaderPairSource final : public pipeline::PairSource {
     skipped_ref_ = skip_frames(ref_, opts_.frame_skip_ref);
     skipped_dist_ = skip_frames(dist_, opts_.frame_skip_dist);
     const VideoFormat& fmt = ref_.info().format;
-    ref_in_.emplace(ref_, FramePool::create(fmt, needs.buffers, needs.memory), skipped_ref_, opts_.frame_cnt,
-                    needs.parallel_readers);
-    dist_in_.emplace(dist_, FramePool::create(fmt, needs.buffers, needs.memory), skipped_dist_, opts_.frame_cnt,
-                     needs.parallel_readers);
+    ref_pool_ = FramePool::create(fmt, needs.buffers, needs.memory);
+    dist_pool_ = FramePool::create(fmt, needs.buffers, needs.memory);
+    ref_in_.emplace(ref_, ref_pool_, skipped_ref_, opts_.frame_cnt, needs.parallel_readers);
+    dist_in_.emplace(dist_, dist_pool_, skipped_dist_, opts_.frame_cnt, needs.parallel_readers);
     ref_in_->start();
     dist_in_->start();
     timing_.emplace(ref_, dist_, skipped_ref_, skipped_dist_);
@@ -271,6 +313,17 @@ class ReaderPairSource final : public pipeline::PairSource {
     if (dist_in_) dist_in_->stop();
   }
 
+  bool host_frames_only() const override {
+    // A reader that decodes on the GPU (--hwdec cuda) gives device frames.
+    const auto on_gpu = [](const VideoReader& r) { return r.info().hw_decoder.rfind("nvdec", 0) == 0; };
+    return !on_gpu(ref_) && !on_gpu(dist_);
+  }
+
+  void use_memory(const HostMemory& memory) override {
+    ref_pool_->use_memory(memory);
+    dist_pool_->use_memory(memory);
+  }
+
   std::uint64_t frames_total() const override {
     // For progress only: a compressed input's container count will do.
     const auto count = [](const VideoInfo& i) { return i.frame_count ? i.frame_count : i.frame_count_estimate; };
@@ -286,6 +339,7 @@ class ReaderPairSource final : public pipeline::PairSource {
   VideoReader& dist_;
   const RunOptions& opts_;
   std::uint64_t skipped_ref_ = 0, skipped_dist_ = 0, pairs_ = 0;
+  std::shared_ptr<FramePool> ref_pool_, dist_pool_;
   std::optional<InputStream> ref_in_, dist_in_;
   std::optional<pipeline::PairTiming> timing_;
 };
@@ -304,13 +358,16 @@ class SourceStop {
 
 // Feeds the source's frames to the workers (with their history) and commits
 // each frame's values in frame order into result.scores; returns the frames
-// committed.
+// committed. `head`: CPU threads that score frames until the workers are
+// ready; *head_frames: how many they scored.
 std::uint64_t score_frames(pipeline::PairSource& source, std::uint64_t frames_total, unsigned history,
                            const Plan& plan, std::vector<Extractor>& extractors,
-                           const pipeline::ProcessorFactory& make_processor, const RunOptions& opts,
-                           const pipeline::Hooks& hooks, RunResult& result, Clock::time_point t0) {
+                           const pipeline::ProcessorFactory& make_processor, pipeline::HeadWorkers head,
+                           const RunOptions& opts, const pipeline::Hooks& hooks, RunResult& result,
+                           Clock::time_point t0, std::uint64_t* head_frames) {
   std::uint64_t committed = 0;
-  WorkerPool workers(plan.threads, extractors, make_processor, [&source] { source.wake(); });
+  WorkerPool workers(plan.threads, extractors, make_processor, plan.window, [&source] { source.wake(); },
+                     std::move(head));
   std::deque<std::pair<std::shared_ptr<FrameBuffer>, std::shared_ptr<FrameBuffer>>> recent;
   auto commit_one = [&] {
     pipeline::FrameResult r = workers.take(committed);
@@ -346,7 +403,10 @@ std::uint64_t score_frames(pipeline::PairSource& source, std::uint64_t frames_to
       recent.emplace_back(task.refs.front(), task.dists.front());
       if (recent.size() > history) recent.pop_front();
     }
-    while (workers.in_flight() >= plan.window) commit_one();
+    while (!workers.has_room()) {
+      if (workers.ready(committed)) commit_one();
+      else workers.wait_for_room_or(committed);
+    }
     workers.submit(std::move(task));
     ++index;
   }
@@ -354,6 +414,7 @@ std::uint64_t score_frames(pipeline::PairSource& source, std::uint64_t frames_to
   recent.clear();
   while (committed < index) commit_one();
   pipeline::startup_mark(fmt::format("last frame committed ({} frames)", committed));
+  *head_frames = workers.head_frames();
   return committed;
 }
 
@@ -379,56 +440,91 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
                                                  !requests[e].options.get_bool(info.chroma_option)));
   }
 
-  std::vector<int> gpus;
   pipeline::startup_mark("features initialised");
-  const Backend backend = choose_backend(opts, requests, gpus);
-  result.backend = backend;
-  pipeline::startup_mark(backend == Backend::cuda ? "backend chosen: cuda (driver, contexts, kernel check)"
-                                                  : "backend chosen: cpu");
-  pipeline::ProcessorFactory make_processor = [&extractors](unsigned) {
-    return pipeline::make_cpu_processor(extractors);
-  };
-  HostMemory memory;
+  pipeline::ProcessorFactory make_cpu = [&extractors](unsigned) { return pipeline::make_cpu_processor(extractors); };
   pipeline::CudaTotals cuda_totals;  // summed by the processors as they end
-  if (backend == Backend::cuda) {
-    memory = {true, gpus.front()};  // registered portable: every device copies from it
-    // One runner setting per gpus entry; worker thread w drives entry
-    // w % gpus.size(), so each entry has the same number of threads.
-    std::vector<cuda::RunnerOptions> entries;
-    for (const int g : gpus) {
-      cuda::RunnerOptions ro;
-      ro.gpu = g;
-      ro.format = fmt;
-      ro.graphs = opts.cuda_graphs;
-      ro.timing = opts.cuda_timing;
-      ro.arith = cuda::choose_device_arith(
-          opts.device_fp64, opts.device_fp64 == DeviceFp64::automatic ? cuda::fp32_to_fp64_ratio(g) : 0);
-      result.cuda_fp32pair = result.cuda_fp32pair || ro.arith == cuda::DeviceArith::fp32pair;
-      entries.push_back(ro);
+  const auto cuda_factory = [&extractors, &cuda_totals](const BackendStart& s, unsigned worker) {
+    const std::size_t entry = worker % s.entries.size();
+    return pipeline::make_cuda_processor(s.entries[entry], entry, extractors, &cuda_totals);
+  };
+  const bool head = cpu_head_wanted(opts, requests, source);
+  BackendStart started;
+  Plan plan;
+  pipeline::ProcessorFactory make_processor = make_cpu;
+  pipeline::HeadWorkers head_workers;
+  Plan cpu_plan;  // head: the run's plan should the start fall back to the cpu
+  unsigned cuda_threads = 0;
+  if (head) {
+    // The workers are made for either backend; the head's frames in flight
+    // get buffers of their own.
+    plan = make_plan(opts, Backend::cuda, opts.gpus.size(), history);
+    cuda_threads = plan.threads;
+    cpu_plan = make_plan(opts, Backend::cpu, 1, history);
+    plan.threads = std::max(cuda_threads, cpu_plan.threads);
+    const unsigned head_threads = std::max(2u, std::thread::hardware_concurrency()) - 1;  // a core for the driver
+    head_workers = {head_threads, make_cpu, static_cast<std::size_t>(head_threads) + 2};
+    plan.pool_size = std::max(plan.pool_size, cpu_plan.pool_size) + head_workers.window;
+    pipeline::startup_mark(fmt::format("cuda starting; {} cpu threads score frames meanwhile", head_threads));
+  } else {
+    started = start_backend(opts, requests, fmt);
+    if (!started.warning.empty() && opts.on_warning) opts.on_warning(started.warning);
+    if (started.backend == Backend::cuda) {
+      cuda_totals.entry_frames.assign(started.gpus.size(), 0);
+      make_processor = [&started, cuda_factory](unsigned worker) { return cuda_factory(started, worker); };
     }
-    cuda_totals.entry_frames.assign(gpus.size(), 0);
-    result.cuda_gpus = gpus;
-    make_processor = [entries, &extractors, &cuda_totals](unsigned worker) {
-      const std::size_t entry = worker % entries.size();
-      return pipeline::make_cuda_processor(entries[entry], entry, extractors, &cuda_totals);
-    };
+    plan = make_plan(opts, started.backend, started.gpus.size(), history);
+    pipeline::startup_mark(started.backend == Backend::cuda ? "backend chosen: cuda (driver, contexts, kernel check)"
+                                                            : "backend chosen: cpu");
   }
-  const Plan plan = make_plan(opts, backend, gpus.size(), history);
-  result.threads = plan.threads;
 
   const auto t0 = Clock::now();
   SourceNeeds needs;
   needs.buffers = plan.pool_size;
   needs.parallel_readers = plan.parallel_readers;
-  needs.memory = memory;
+  // With the head, buffers are pageable until the device is ready.
+  if (!head && started.backend == Backend::cuda) needs.memory = {true, started.gpus.front()};
   needs.luma_only = luma_only;
-  needs.backend = backend;
+  needs.backend = head ? Backend::cuda : started.backend;
   needs.threads = plan.threads;
-  needs.cuda_fp32pair = result.cuda_fp32pair;
+  needs.cuda_fp32pair = started.fp32pair;
   source.start(needs);
   pipeline::startup_mark("inputs started (buffers allocated and pinned, readers running)");
-  result.frames = score_frames(source, source.frames_total(), history, plan, extractors, make_processor, opts, hooks,
-                               result, t0);
+
+  std::shared_future<BackendStart> starting;
+  if (head) {
+    // The driver and contexts start on their own thread; the workers wait for
+    // them in their factory, while the head threads score frames.
+    starting = std::async(std::launch::async, [&opts, &requests, &fmt, &source, &cuda_totals] {
+                 FpEnvGuard env;
+                 BackendStart s = start_backend(opts, requests, fmt);
+                 if (s.backend == Backend::cuda) {
+                   cuda_totals.entry_frames.assign(s.gpus.size(), 0);
+                   source.use_memory({true, s.gpus.front()});  // registered portable: every device copies from it
+                 }
+                 pipeline::startup_mark(s.backend == Backend::cuda
+                                            ? "backend chosen: cuda (driver, contexts, kernel check)"
+                                            : "backend chosen: cpu (cpu workers take over from the head threads)");
+                 return s;
+               }).share();
+    make_processor = [starting, cuda_factory, make_cpu, cuda_threads,
+                      cpu_threads = cpu_plan.threads](unsigned worker) -> std::unique_ptr<pipeline::FrameProcessor> {
+      const BackendStart& s = starting.get();  // rethrows the start's error
+      if (s.backend == Backend::cuda) return worker < cuda_threads ? cuda_factory(s, worker) : nullptr;
+      return worker < cpu_threads ? make_cpu(worker) : nullptr;
+    };
+  }
+  std::uint64_t head_frames = 0;
+  result.frames = score_frames(source, source.frames_total(), history, plan, extractors, make_processor,
+                               head_workers, opts, hooks, result, t0, &head_frames);
+  if (head) {
+    started = starting.get();  // ready: the workers waited for it (rethrows a required device's error)
+    if (!started.warning.empty() && opts.on_warning) opts.on_warning(started.warning);
+    if (started.backend == Backend::cuda) result.cpu_head_frames = head_frames;
+  }
+  result.backend = started.backend;
+  result.threads = !head ? plan.threads : started.backend == Backend::cuda ? cuda_threads : cpu_plan.threads;
+  result.cuda_fp32pair = started.fp32pair;
+  if (started.backend == Backend::cuda) result.cuda_gpus = started.gpus;
 
   for (auto& e : extractors) e.impl->flush(result.scores);
   result.scores.order_metrics_by_first_write();

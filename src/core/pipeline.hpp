@@ -41,6 +41,13 @@ class PairSource {
   virtual void stop() = 0;
   // Pairs the source will give, 0 when unknown (for progress).
   virtual std::uint64_t frames_total() const { return 0; }
+  // Whether every frame it gives lives in host memory and its buffers may
+  // change kind midway (use_memory()), so that CPU threads may score the
+  // first frames while the CUDA backend starts (RunOptions::cpu_while_cuda_starts).
+  virtual bool host_frames_only() const { return false; }
+  // After start(), from another thread: buffers made from now on live in
+  // `memory` (page-locked once the device is ready).
+  virtual void use_memory(const HostMemory& memory) { (void)memory; }
 };
 
 struct Hooks {

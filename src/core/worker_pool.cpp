@@ -79,8 +79,15 @@ std::unique_ptr<FrameProcessor> make_cuda_processor(const cuda::RunnerOptions& o
 }
 
 WorkerPool::WorkerPool(unsigned n, std::vector<Extractor>& extractors, ProcessorFactory make_processor,
-                       std::function<void()> on_done)
-    : extractors_(extractors), make_processor_(std::move(make_processor)), on_done_(std::move(on_done)), starting_(n) {
+                       std::size_t window, std::function<void()> on_done, HeadWorkers head)
+    : extractors_(extractors),
+      make_processor_(std::move(make_processor)),
+      on_done_(std::move(on_done)),
+      window_(window),
+      head_(std::move(head)),
+      starting_(n),
+      head_open_(head_.threads > 0) {
+  for (unsigned i = 0; i < head_.threads; ++i) threads_.emplace_back([this, i] { head_loop(i); });
   for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this, i] { loop(i); });
 }
 
@@ -99,17 +106,40 @@ void WorkerPool::submit(FrameTask task) {
     tasks_.push_back(std::move(task));
     ++in_flight_;
   }
-  cv_.notify_one();
+  cv_.notify_all();  // a worker or a head thread, whichever waits
 }
 
-std::size_t WorkerPool::in_flight() {
+bool WorkerPool::has_room_locked() const {
+  if (head_open_) return in_flight_ < head_.window;
+  if (head_.threads == 0) return in_flight_ < window_;
+  // Handed over: frames queued or in work, as many as the workers that run
+  // (made for either backend) and two ready, as the pipeline plans a window.
+  return tasks_.size() + worker_running_ < ready_workers_ + 2u;
+}
+
+bool WorkerPool::has_room() {
   std::lock_guard lock(mutex_);
-  return in_flight_;
+  return has_room_locked();
+}
+
+void WorkerPool::wait_for_room_or(std::uint64_t index) {
+  std::unique_lock lock(mutex_);
+  done_cv_.wait(lock, [&] { return error_ || has_room_locked() || results_.count(index); });
 }
 
 bool WorkerPool::ready(std::uint64_t index) {
   std::lock_guard lock(mutex_);
   return error_ || results_.count(index);
+}
+
+std::uint64_t WorkerPool::head_frames() {
+  std::lock_guard lock(mutex_);
+  return head_frames_;
+}
+
+bool WorkerPool::handed_over() {
+  std::lock_guard lock(mutex_);
+  return head_.threads > 0 && !head_open_ && ready_workers_ > 0;
 }
 
 FrameResult WorkerPool::take(std::uint64_t index) {
@@ -127,7 +157,7 @@ void WorkerPool::loop(unsigned worker) {
   std::unique_ptr<FrameProcessor> processor;
   try {
     processor = make_processor_(worker);
-    startup_mark(fmt::format("worker {} ready (cuda: its stream, device buffers, tables)", worker));
+    if (processor) startup_mark(fmt::format("worker {} ready (cuda: its stream, device buffers, tables)", worker));
   } catch (...) {
     fail(std::current_exception());  // the run stops at the next take(); tasks here are dropped
   }
@@ -136,9 +166,21 @@ void WorkerPool::loop(unsigned worker) {
     // workers whose device is ready first (one GPU of several, say) would
     // take every frame of a short clip.
     std::unique_lock lock(mutex_);
-    if (--starting_ == 0) start_cv_.notify_all();
+    if (processor) ++ready_workers_;
+    if (--starting_ == 0) {
+      if (ready_workers_ > 0 && head_open_) {
+        head_open_ = false;  // the hand-over: head threads finish the frame in hand
+        startup_mark(fmt::format("hand-over: the head threads scored {} frames", head_frames_));
+      } else if (ready_workers_ == 0 && head_.threads == 0 && !error_) {
+        error_ = std::make_exception_ptr(InternalError("internal: no frame processor"));
+      }
+      start_cv_.notify_all();
+      cv_.notify_all();
+      done_cv_.notify_all();
+    }
     start_cv_.wait(lock, [&] { return starting_ == 0; });
   }
+  if (!processor) return;
   std::vector<PictureView> prev_ref, prev_dist;
   std::vector<bool> active(extractors_.size());
   while (true) {
@@ -149,39 +191,74 @@ void WorkerPool::loop(unsigned worker) {
       if (tasks_.empty()) return;
       task = std::move(tasks_.front());
       tasks_.pop_front();
+      ++worker_running_;
     }
-    FrameResult result;
-    result.outputs.resize(extractors_.size());
-    try {
-      if (!processor) throw InternalError("internal: no frame processor");
-      FrameInput in;
-      in.index = task.index;
-      in.ref = task.refs[0]->view();
-      in.dist = task.dists[0]->view();
-      prev_ref.clear();
-      prev_dist.clear();
-      for (std::size_t k = 1; k < task.refs.size(); ++k) {
-        prev_ref.push_back(task.refs[k]->view());
-        prev_dist.push_back(task.dists[k]->view());
-      }
-      in.prev_ref = std::span<const PictureView>(prev_ref.data(), prev_ref.size());
-      in.prev_dist = std::span<const PictureView>(prev_dist.data(), prev_dist.size());
-      for (std::size_t e = 0; e < extractors_.size(); ++e)
-        active[e] = !task.subsampled_out || extractors_[e].every_frame;
-      processor->process(in, active, result);
-      if (task.index == 0) startup_mark(fmt::format("first frame scored (worker {}; cuda: with its graph capture)", worker));
-    } catch (...) {
-      fail(std::current_exception());
-    }
-    task.refs.clear();  // give the buffers back before reporting
-    task.dists.clear();
-    {
-      std::lock_guard lock(mutex_);
-      results_.emplace(task.index, std::move(result));
-    }
-    done_cv_.notify_all();
-    if (on_done_) on_done_();
+    run_task(*processor, std::move(task), prev_ref, prev_dist, active, worker, false);
   }
+}
+
+void WorkerPool::head_loop(unsigned thread) {
+  FpEnvGuard env;
+  std::unique_ptr<FrameProcessor> processor;
+  try {
+    processor = head_.make_processor(thread);
+    if (!processor) throw InternalError("internal: no head frame processor");
+  } catch (...) {
+    fail(std::current_exception());
+    return;
+  }
+  std::vector<PictureView> prev_ref, prev_dist;
+  std::vector<bool> active(extractors_.size());
+  while (true) {
+    FrameTask task;
+    {
+      std::unique_lock lock(mutex_);
+      cv_.wait(lock, [&] { return closing_ || !tasks_.empty() || !head_open_; });
+      if (!head_open_ || tasks_.empty()) return;
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    }
+    run_task(*processor, std::move(task), prev_ref, prev_dist, active, thread, true);
+  }
+}
+
+void WorkerPool::run_task(FrameProcessor& processor, FrameTask task, std::vector<PictureView>& prev_ref,
+                          std::vector<PictureView>& prev_dist, std::vector<bool>& active, unsigned worker,
+                          bool head) {
+  FrameResult result;
+  result.outputs.resize(extractors_.size());
+  try {
+    FrameInput in;
+    in.index = task.index;
+    in.ref = task.refs[0]->view();
+    in.dist = task.dists[0]->view();
+    prev_ref.clear();
+    prev_dist.clear();
+    for (std::size_t k = 1; k < task.refs.size(); ++k) {
+      prev_ref.push_back(task.refs[k]->view());
+      prev_dist.push_back(task.dists[k]->view());
+    }
+    in.prev_ref = std::span<const PictureView>(prev_ref.data(), prev_ref.size());
+    in.prev_dist = std::span<const PictureView>(prev_dist.data(), prev_dist.size());
+    for (std::size_t e = 0; e < extractors_.size(); ++e)
+      active[e] = !task.subsampled_out || extractors_[e].every_frame;
+    processor.process(in, active, result);
+    if (task.index == 0)
+      startup_mark(fmt::format("first frame scored ({} {}; cuda: with its graph capture)",
+                               head ? "head thread" : "worker", worker));
+  } catch (...) {
+    fail(std::current_exception());
+  }
+  task.refs.clear();  // give the buffers back before reporting
+  task.dists.clear();
+  {
+    std::lock_guard lock(mutex_);
+    results_.emplace(task.index, std::move(result));
+    if (head) ++head_frames_;
+    else --worker_running_;
+  }
+  done_cv_.notify_all();
+  if (on_done_) on_done_();
 }
 
 void WorkerPool::fail(std::exception_ptr e) {

@@ -63,36 +63,69 @@ struct CudaTotals {
 std::unique_ptr<FrameProcessor> make_cuda_processor(const cuda::RunnerOptions& opts, std::size_t entry,
                                                     const std::vector<Extractor>& extractors, CudaTotals* totals);
 
+// Threads that score the first frames while the pool's own workers are still
+// being made (CPU threads while the CUDA driver starts: the same bits). They
+// take frames until one of the workers has its processor, then finish the
+// frame in hand and end. A worker whose factory returns nullptr takes no
+// frame; when no worker gets a processor, the head threads score the whole
+// run (--backend auto that falls back to the cpu).
+struct HeadWorkers {
+  unsigned threads = 0;
+  ProcessorFactory make_processor;
+  std::size_t window = 0;  // frames in flight while they take frames
+};
+
 class WorkerPool {
  public:
-  // `on_done` (may be empty) is called by a worker after each frame it finishes.
-  WorkerPool(unsigned n, std::vector<Extractor>& extractors, ProcessorFactory make_processor,
-             std::function<void()> on_done = {});
+  // `window`: frames in flight (queued, in work or not yet taken) that
+  // has_room() allows (with head threads: until the hand-over). `on_done` (may be empty) is called by a worker after
+  // each frame it finishes.
+  WorkerPool(unsigned n, std::vector<Extractor>& extractors, ProcessorFactory make_processor, std::size_t window,
+             std::function<void()> on_done = {}, HeadWorkers head = {});
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   void submit(FrameTask task);
-  std::size_t in_flight();
+  // Whether another frame may be submitted. After a hand-over, frames the
+  // head threads still finish, and results waiting behind them, do not count:
+  // the workers are not held up by a slow head frame.
+  bool has_room();
+  // Waits until has_room() or ready(index).
+  void wait_for_room_or(std::uint64_t index);
   // Waits for the result of frame `index`; rethrows a worker's error.
   FrameResult take(std::uint64_t index);
   // Whether take(index) would return without waiting.
   bool ready(std::uint64_t index);
+  // Frames the head threads scored (final once every result is taken).
+  std::uint64_t head_frames();
+  // Whether the workers have taken over from the head threads.
+  bool handed_over();
 
  private:
   void loop(unsigned worker);
+  void head_loop(unsigned thread);
+  void run_task(FrameProcessor& processor, FrameTask task, std::vector<PictureView>& prev_ref,
+                std::vector<PictureView>& prev_dist, std::vector<bool>& active, unsigned worker, bool head);
+  bool has_room_locked() const;
   void fail(std::exception_ptr e);
 
   std::vector<Extractor>& extractors_;
   ProcessorFactory make_processor_;
   std::function<void()> on_done_;
+  std::size_t window_;
+  HeadWorkers head_;
   std::vector<std::thread> threads_;
   std::mutex mutex_;
   std::condition_variable cv_, done_cv_, start_cv_;
   unsigned starting_;  // workers still making their processor
+  unsigned ready_workers_ = 0;  // workers that have one
   std::deque<FrameTask> tasks_;
   std::map<std::uint64_t, FrameResult> results_;
-  std::size_t in_flight_ = 0;
+  std::size_t in_flight_ = 0;      // submitted, not yet taken
+  std::size_t worker_running_ = 0; // frames the workers (not the head) are scoring
+  bool head_open_ = false;         // head threads still take frames
+  std::uint64_t head_frames_ = 0;
   bool closing_ = false;
   std::exception_ptr error_;
 };

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -334,12 +335,15 @@ std::string slurp(const std::filesystem::path& p) {
   return ss.str();
 }
 
-// env: "NAME=value ..." set for the command.
-CmdResult cli(const std::string& args, const std::string& env = "") {
+// env: "NAME=value ..." set for the command; stdin_cmd: a shell command
+// whose output is the CLI's standard input (default none).
+CmdResult cli(const std::string& args, const std::string& env = "", const std::string& stdin_cmd = "") {
   const auto dir = std::filesystem::temp_directory_path() / ("exactvmaf_backend_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-  const std::string cmd = (env.empty() ? "" : "env " + env + " ") + "'" + EXACTVMAF_CLI + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
+  const std::string cmd = (stdin_cmd.empty() ? "" : "( " + stdin_cmd + " ) | ") + (env.empty() ? "" : "env " + env + " ") +
+                          "'" + EXACTVMAF_CLI + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'" +
+                          (stdin_cmd.empty() ? " </dev/null" : "");
   const int status = std::system(cmd.c_str());
   CmdResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -412,6 +416,43 @@ TEST(CudaCli, CudaOutputEqualsCpuOutput) {
   ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
   EXPECT_EQ(without_fps(gpu.out), without_fps(cpu.out));
   EXPECT_NE(cpu.out.find("integer_motion2"), std::string::npos);
+}
+
+// The CLI's default: CPU threads score the first frames while CUDA starts,
+// then the device takes over, with the report of a run that waits for it.
+// The distorted video comes through a pipe that stalls for 2 s after its
+// first 3 frames: those reach the CPU threads long before the device is
+// ready (~0.3 s), the other 7 only after the hand-over, so the GPU must
+// score them.
+TEST(CudaCli, CpuThreadsScoreTheFirstFramesWhileCudaStarts) {
+  REQUIRE_CUDA_DEVICE();
+  const auto dist = fixtures_dir() / "c01_176x144_8b_420_dist.yuv";
+  const std::size_t frame_bytes = 176 * 144 * 3 / 2;
+  const std::string slow_pipe = "head -c " + std::to_string(3 * frame_bytes) + " '" + dist.string() +
+                                "'; sleep 2; tail -c +" + std::to_string(3 * frame_bytes + 1) + " '" + dist.string() + "'";
+  std::string args = c01_args();
+  args.erase(args.find(" -q"), 3);
+  args.replace(args.find(dist.string()), dist.string().size(), "-");
+  args += " --precision max --feature ciede";  // vmaf_v0.6.1 and ciede
+  const CmdResult cpu = cli(c01_args() + " --precision max --feature ciede --backend cpu");
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  const CmdResult head = cli(args + " --backend cuda", "", slow_pipe);
+  ASSERT_EQ(head.exit_code, 0) << head.err;
+  EXPECT_EQ(without_fps(head.out), without_fps(cpu.out));
+  unsigned long long on_cpu = 0, on_gpu = 0;
+  const auto at = head.err.find(" scored on the cpu while CUDA started");
+  ASSERT_NE(at, std::string::npos) << head.err;
+  const auto line = head.err.rfind('\n', at) + 1;
+  ASSERT_EQ(std::sscanf(head.err.c_str() + line, " %llu frame%*[s ]scored on the cpu while CUDA started, %llu on the GPU",
+                        &on_cpu, &on_gpu), 2)
+      << head.err;
+  EXPECT_GE(on_cpu, 1u) << head.err;
+  EXPECT_LE(on_cpu, 3u) << head.err;
+  EXPECT_EQ(on_cpu + on_gpu, 10u) << head.err;
+  const CmdResult wait = cli(args + " --backend cuda --cpu_while_cuda_starts off", "", slow_pipe);
+  ASSERT_EQ(wait.exit_code, 0) << wait.err;
+  EXPECT_EQ(without_fps(wait.out), without_fps(cpu.out));
+  EXPECT_EQ(wait.err.find("while CUDA started"), std::string::npos) << wait.err;
 }
 
 // A CUDA run ends with std::_Exit (no context teardown): the report file and

@@ -1,4 +1,5 @@
 // Device discovery for --backend cuda/auto, and page-locked host memory.
+#include <atomic>
 #include <string>
 
 #include "backends/cuda/check.cuh"
@@ -6,6 +7,10 @@
 #include "exactvmaf/cuda.hpp"
 
 namespace exactvmaf {
+
+namespace {
+std::atomic<bool> g_driver_started{false};
+}  // namespace
 
 CudaStatus cuda_status() {
   CudaStatus s;
@@ -28,6 +33,8 @@ CudaStatus cuda_status() {
 }
 
 namespace cuda {
+
+bool driver_started() { return g_driver_started.load(std::memory_order_relaxed); }
 
 namespace {
 // Launching nothing: cudaFuncGetAttributes on it tells whether this build has
@@ -56,6 +63,7 @@ std::string device_problem(int gpu) {
     return "GPU " + std::to_string(gpu) + " (" + dev->name + ", compute capability " + std::to_string(dev->cc_major) +
            "." + std::to_string(dev->cc_minor) + ") cannot run this build's kernels (" + error_text(e) + ")";
   }
+  g_driver_started.store(true, std::memory_order_relaxed);  // the driver and this device's context
   return {};
 }
 

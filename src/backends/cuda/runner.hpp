@@ -16,6 +16,12 @@
 
 namespace exactvmaf::cuda {
 
+// Whether the CUDA driver and a device context have already started in this
+// process (device_problem() found a usable device), or there is none to start
+// (a build without CUDA): a run then has no start-up worth scoring frames on
+// CPU threads through.
+bool driver_started();
+
 // Page-locks [p, p + bytes) for asynchronous uploads to device `gpu`. Returns
 // false when the driver refuses (the buffer then stays pageable: uploads are
 // slower, results the same).
