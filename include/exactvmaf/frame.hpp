@@ -83,11 +83,11 @@ class FramePool : public std::enable_shared_from_this<FramePool> {
   // Returns nullptr instead of blocking once cancel() was called.
   void cancel();
   std::size_t capacity() const { return capacity_; }
-  // Buffers made from now on live in `memory`; those made before are freed
-  // (free ones now, the others when they come back), so the pool soon holds
-  // only the new kind. A run that began on CPU threads calls this when it
-  // hands over to the CUDA device (page-locked memory then).
-  void use_memory(HostMemory memory);
+  // Buffers made from now on live in `memory`, at most `capacity` of them;
+  // those made before are freed (free ones now, the others when they come
+  // back), so the pool soon holds only the new kind. A run that began on CPU
+  // threads calls this once the CUDA device is ready (page-locked memory).
+  void use_memory(HostMemory memory, std::size_t capacity);
 
  private:
   FramePool() = default;

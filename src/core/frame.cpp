@@ -103,11 +103,12 @@ std::shared_ptr<FrameBuffer> FramePool::acquire() {
   return std::shared_ptr<FrameBuffer>(fb, [self = shared_from_this()](FrameBuffer* b) { self->give_back(b); });
 }
 
-void FramePool::use_memory(HostMemory memory) {
+void FramePool::use_memory(HostMemory memory, std::size_t capacity) {
   std::vector<std::unique_ptr<FrameBuffer>> retired;  // freed outside the lock
   {
     std::lock_guard lock(mutex_);
     memory_ = memory;
+    capacity_ = capacity;
     ++generation_;
     for (FrameBuffer* fb : free_) {
       const auto it = std::find_if(all_.begin(), all_.end(), [fb](const Entry& e) { return e.buffer.get() == fb; });

@@ -171,6 +171,10 @@ BackendStart start_backend(const RunOptions& opts, const std::vector<FeatureRequ
   return s;
 }
 
+// Head threads at most: each makes every feature's CPU worker (tens of MB of
+// scratch at 1080p), and the driver's ~0.2 s is about one 4K frame per thread.
+constexpr unsigned kMaxHeadThreads = 16;
+
 // Whether CPU threads score the first frames while the CUDA backend starts
 // (RunOptions::cpu_while_cuda_starts): only where the start is worth hiding
 // and the CPU can score what the source gives.
@@ -319,9 +323,9 @@ class ReaderPairSource final : public pipeline::PairSource {
     return !on_gpu(ref_) && !on_gpu(dist_);
   }
 
-  void use_memory(const HostMemory& memory) override {
-    ref_pool_->use_memory(memory);
-    dist_pool_->use_memory(memory);
+  void use_memory(const HostMemory& memory, std::size_t buffers) override {
+    ref_pool_->use_memory(memory, buffers);
+    dist_pool_->use_memory(memory, buffers);
   }
 
   std::uint64_t frames_total() const override {
@@ -454,6 +458,7 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   pipeline::HeadWorkers head_workers;
   Plan cpu_plan;  // head: the run's plan should the start fall back to the cpu
   unsigned cuda_threads = 0;
+  std::size_t cuda_pool_size = 0;  // head: frame buffers per input once the device runs
   if (head) {
     // The workers are made for either backend; the head's frames in flight
     // get buffers of their own.
@@ -461,8 +466,12 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
     cuda_threads = plan.threads;
     cpu_plan = make_plan(opts, Backend::cpu, 1, history);
     plan.threads = std::max(cuda_threads, cpu_plan.threads);
-    const unsigned head_threads = std::max(2u, std::thread::hardware_concurrency()) - 1;  // a core for the driver
+    // One thread per core but one (for the driver's start), at most
+    // --threads and kMaxHeadThreads.
+    unsigned head_threads = std::min(std::max(2u, std::thread::hardware_concurrency()) - 1, kMaxHeadThreads);
+    if (opts.threads) head_threads = std::min(head_threads, opts.threads);
     head_workers = {head_threads, make_cpu, static_cast<std::size_t>(head_threads) + 2};
+    cuda_pool_size = plan.pool_size + head_threads;  // and the head's frames in hand at the hand-over
     plan.pool_size = std::max(plan.pool_size, cpu_plan.pool_size) + head_workers.window;
     pipeline::startup_mark(fmt::format("cuda starting; {} cpu threads score frames meanwhile", head_threads));
   } else {
@@ -494,12 +503,13 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   if (head) {
     // The driver and contexts start on their own thread; the workers wait for
     // them in their factory, while the head threads score frames.
-    starting = std::async(std::launch::async, [&opts, &requests, &fmt, &source, &cuda_totals] {
+    starting = std::async(std::launch::async, [&opts, &requests, &fmt, &source, &cuda_totals, cuda_pool_size] {
                  FpEnvGuard env;
                  BackendStart s = start_backend(opts, requests, fmt);
                  if (s.backend == Backend::cuda) {
                    cuda_totals.entry_frames.assign(s.gpus.size(), 0);
-                   source.use_memory({true, s.gpus.front()});  // registered portable: every device copies from it
+                   // Registered portable: every device copies from it.
+                   source.use_memory({true, s.gpus.front()}, cuda_pool_size);
                  }
                  pipeline::startup_mark(s.backend == Backend::cuda
                                             ? "backend chosen: cuda (driver, contexts, kernel check)"

@@ -46,8 +46,12 @@ class PairSource {
   // first frames while the CUDA backend starts (RunOptions::cpu_while_cuda_starts).
   virtual bool host_frames_only() const { return false; }
   // After start(), from another thread: buffers made from now on live in
-  // `memory` (page-locked once the device is ready).
-  virtual void use_memory(const HostMemory& memory) { (void)memory; }
+  // `memory` (page-locked once the device is ready), at most `buffers` per
+  // input.
+  virtual void use_memory(const HostMemory& memory, std::size_t buffers) {
+    (void)memory;
+    (void)buffers;
+  }
 };
 
 struct Hooks {

@@ -65,8 +65,8 @@ std::unique_ptr<FrameProcessor> make_cuda_processor(const cuda::RunnerOptions& o
 
 // Threads that score the first frames while the pool's own workers are still
 // being made (CPU threads while the CUDA driver starts: the same bits). They
-// take frames until one of the workers has its processor, then finish the
-// frame in hand and end. A worker whose factory returns nullptr takes no
+// take frames until every worker's factory has returned and one has a
+// processor, then finish the frame in hand and end. A worker whose factory returns nullptr takes no
 // frame; when no worker gets a processor, the head threads score the whole
 // run (--backend auto that falls back to the cpu).
 struct HeadWorkers {
@@ -78,7 +78,8 @@ struct HeadWorkers {
 class WorkerPool {
  public:
   // `window`: frames in flight (queued, in work or not yet taken) that
-  // has_room() allows (with head threads: until the hand-over). `on_done` (may be empty) is called by a worker after
+  // has_room() allows; with head threads, head.window applies until the
+  // hand-over and the workers' own count after it. `on_done` (may be empty) is called by a worker after
   // each frame it finishes.
   WorkerPool(unsigned n, std::vector<Extractor>& extractors, ProcessorFactory make_processor, std::size_t window,
              std::function<void()> on_done = {}, HeadWorkers head = {});

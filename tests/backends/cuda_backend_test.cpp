@@ -420,7 +420,7 @@ TEST(CudaCli, CudaOutputEqualsCpuOutput) {
 
 // The CLI's default: CPU threads score the first frames while CUDA starts,
 // then the device takes over, with the report of a run that waits for it.
-// The distorted video comes through a pipe that stalls for 2 s after its
+// The distorted video comes through a pipe that stalls for 4 s after its
 // first 3 frames: those reach the CPU threads long before the device is
 // ready (~0.3 s), the other 7 only after the hand-over, so the GPU must
 // score them.
@@ -429,7 +429,7 @@ TEST(CudaCli, CpuThreadsScoreTheFirstFramesWhileCudaStarts) {
   const auto dist = fixtures_dir() / "c01_176x144_8b_420_dist.yuv";
   const std::size_t frame_bytes = 176 * 144 * 3 / 2;
   const std::string slow_pipe = "head -c " + std::to_string(3 * frame_bytes) + " '" + dist.string() +
-                                "'; sleep 2; tail -c +" + std::to_string(3 * frame_bytes + 1) + " '" + dist.string() + "'";
+                                "'; sleep 4; tail -c +" + std::to_string(3 * frame_bytes + 1) + " '" + dist.string() + "'";
   std::string args = c01_args();
   args.erase(args.find(" -q"), 3);
   args.replace(args.find(dist.string()), dist.string().size(), "-");

@@ -170,7 +170,7 @@ TEST(FramePoolMemory, UseMemoryRetiresEveryEarlierBuffer) {
     held.back()->set_timestamp(1.0);  // marks a buffer made before use_memory()
   }
   held.erase(held.begin());  // one free when the memory changes
-  pool->use_memory({});
+  pool->use_memory({}, 3);
   held.erase(held.begin());  // one given back after
   for (int i = 0; i < 2; ++i) {
     held.push_back(pool->acquire());
