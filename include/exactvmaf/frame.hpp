@@ -45,6 +45,10 @@ class FrameBuffer {
   PictureView view() const;
   // Whether the storage is page-locked for CUDA.
   bool pinned() const { return pinned_; }
+  // Page-locks the storage for `memory` if it is not yet (a buffer made
+  // pageable and wanted by the device later); the samples are kept. One
+  // thread at a time; other threads may read and write the samples meanwhile.
+  void pin(HostMemory memory);
   // The frame's presentation time in seconds, when its reader knows it
   // (compressed input); used only to check how frames are paired.
   std::optional<double> timestamp() const { return timestamp_; }
@@ -65,6 +69,7 @@ class FrameBuffer {
   };
   VideoFormat format_;
   std::unique_ptr<std::uint8_t, AlignedFree> storage_;
+  std::size_t bytes_ = 0;
   std::uint8_t* planes_[3] = {nullptr, nullptr, nullptr};
   std::ptrdiff_t stride_[3] = {0, 0, 0};
   bool pinned_ = false;
@@ -83,26 +88,23 @@ class FramePool : public std::enable_shared_from_this<FramePool> {
   // Returns nullptr instead of blocking once cancel() was called.
   void cancel();
   std::size_t capacity() const { return capacity_; }
-  // Buffers made from now on live in `memory`, at most `capacity` of them;
-  // those made before are freed (free ones now, the others when they come
-  // back), so the pool soon holds only the new kind. A run that began on CPU
-  // threads calls this once the CUDA device is ready (page-locked memory).
+  // From now on buffers live in `memory`, at most `capacity` of them: those
+  // that exist are page-locked in place (while readers and workers go on
+  // using them), those beyond the capacity are freed as they come back. A
+  // run that began on CPU threads calls this once the CUDA device is ready.
   void use_memory(HostMemory memory, std::size_t capacity);
 
  private:
   FramePool() = default;
   void give_back(FrameBuffer* fb);
-  struct Entry {
-    std::unique_ptr<FrameBuffer> buffer;
-    unsigned generation = 0;  // the use_memory() call it was made after
-  };
+  void drop_free_beyond_capacity(std::vector<std::unique_ptr<FrameBuffer>>& dropped);
   std::mutex mutex_;
   std::condition_variable cv_;
   VideoFormat format_;
   HostMemory memory_;
-  unsigned generation_ = 0;
   std::size_t capacity_ = 0;
-  std::vector<Entry> all_;
+  bool pinning_ = false;  // use_memory() is pinning: no buffer is freed
+  std::vector<std::unique_ptr<FrameBuffer>> all_;
   std::vector<FrameBuffer*> free_;
   bool cancelled_ = false;
 };

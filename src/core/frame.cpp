@@ -41,6 +41,7 @@ FrameBuffer::FrameBuffer(const VideoFormat& fmt, HostMemory memory) : format_(fm
   if (huge) (void)madvise(mem, bytes, MADV_HUGEPAGE);  // a hint; failure is harmless
 #endif
   storage_.reset(static_cast<std::uint8_t*>(mem));
+  bytes_ = bytes;
   for (unsigned p = 0; p < fmt.planes(); ++p) planes_[p] = storage_.get() + offsets[p];
   // Row padding and the slack are zeroed once so vector reads past a row see
   // defined bytes; the samples themselves are written by every reader.
@@ -54,6 +55,10 @@ FrameBuffer::FrameBuffer(const VideoFormat& fmt, HostMemory memory) : format_(fm
   }
   // After the first touch above, so the pages exist when they are locked.
   if (memory.cuda_pinned) pinned_ = cuda::pin_host_memory(mem, bytes, memory.gpu);
+}
+
+void FrameBuffer::pin(HostMemory memory) {
+  if (memory.cuda_pinned && !pinned_) pinned_ = cuda::pin_host_memory(storage_.get(), bytes_, memory.gpu);
 }
 
 FrameBuffer::~FrameBuffer() {
@@ -94,8 +99,8 @@ std::shared_ptr<FrameBuffer> FramePool::acquire() {
   cv_.wait(lock, [&] { return cancelled_ || !free_.empty() || all_.size() < capacity_; });
   if (cancelled_) return nullptr;
   if (free_.empty()) {
-    all_.push_back({std::make_unique<FrameBuffer>(format_, memory_), generation_});
-    free_.push_back(all_.back().buffer.get());
+    all_.push_back(std::make_unique<FrameBuffer>(format_, memory_));
+    free_.push_back(all_.back().get());
   }
   FrameBuffer* fb = free_.back();
   free_.pop_back();
@@ -103,33 +108,47 @@ std::shared_ptr<FrameBuffer> FramePool::acquire() {
   return std::shared_ptr<FrameBuffer>(fb, [self = shared_from_this()](FrameBuffer* b) { self->give_back(b); });
 }
 
+void FramePool::drop_free_beyond_capacity(std::vector<std::unique_ptr<FrameBuffer>>& dropped) {
+  while (all_.size() > capacity_ && !free_.empty()) {
+    const auto it = std::find_if(all_.begin(), all_.end(), [&](const auto& b) { return b.get() == free_.back(); });
+    dropped.push_back(std::move(*it));
+    all_.erase(it);
+    free_.pop_back();
+  }
+}
+
 void FramePool::use_memory(HostMemory memory, std::size_t capacity) {
-  std::vector<std::unique_ptr<FrameBuffer>> retired;  // freed outside the lock
+  std::vector<std::unique_ptr<FrameBuffer>> dropped;  // freed outside the lock
+  std::vector<FrameBuffer*> existing;
   {
     std::lock_guard lock(mutex_);
-    memory_ = memory;
+    memory_ = memory;  // buffers made from now on
     capacity_ = capacity;
-    ++generation_;
-    for (FrameBuffer* fb : free_) {
-      const auto it = std::find_if(all_.begin(), all_.end(), [fb](const Entry& e) { return e.buffer.get() == fb; });
-      retired.push_back(std::move(it->buffer));
-      all_.erase(it);
-    }
-    free_.clear();
+    drop_free_beyond_capacity(dropped);
+    for (const auto& b : all_) existing.push_back(b.get());
+    pinning_ = true;
   }
-  cv_.notify_all();  // room to make new buffers
+  // Outside the lock, so readers go on meanwhile; no buffer is freed until
+  // pinning_ is false again.
+  for (FrameBuffer* fb : existing) fb->pin(memory);
+  {
+    std::lock_guard lock(mutex_);
+    pinning_ = false;
+    drop_free_beyond_capacity(dropped);
+  }
+  cv_.notify_all();
 }
 
 void FramePool::give_back(FrameBuffer* fb) {
-  std::unique_ptr<FrameBuffer> retired;
+  std::unique_ptr<FrameBuffer> dropped;
   {
     std::lock_guard lock(mutex_);
-    const auto it = std::find_if(all_.begin(), all_.end(), [fb](const Entry& e) { return e.buffer.get() == fb; });
-    if (it->generation == generation_) {
-      free_.push_back(fb);
-    } else {
-      retired = std::move(it->buffer);
+    if (!pinning_ && all_.size() > capacity_) {  // the pool shrank (use_memory)
+      const auto it = std::find_if(all_.begin(), all_.end(), [fb](const auto& b) { return b.get() == fb; });
+      dropped = std::move(*it);
       all_.erase(it);
+    } else {
+      free_.push_back(fb);
     }
   }
   cv_.notify_one();

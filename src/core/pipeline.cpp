@@ -470,7 +470,11 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
     // --threads and kMaxHeadThreads.
     unsigned head_threads = std::min(std::max(2u, std::thread::hardware_concurrency()) - 1, kMaxHeadThreads);
     if (opts.threads) head_threads = std::min(head_threads, opts.threads);
-    head_workers = {head_threads, make_cpu, static_cast<std::size_t>(head_threads) + 2};
+    head_workers = {head_threads,
+                    [&extractors](unsigned, const std::atomic<bool>* stop) {
+                      return pipeline::make_cpu_processor(extractors, stop);
+                    },
+                    static_cast<std::size_t>(head_threads) + 2};
     cuda_pool_size = plan.pool_size + head_threads;  // and the head's frames in hand at the hand-over
     plan.pool_size = std::max(plan.pool_size, cpu_plan.pool_size) + head_workers.window;
     pipeline::startup_mark(fmt::format("cuda starting; {} cpu threads score frames meanwhile", head_threads));

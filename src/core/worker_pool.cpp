@@ -15,7 +15,8 @@ namespace {
 
 class CpuProcessor final : public FrameProcessor {
  public:
-  explicit CpuProcessor(std::vector<Extractor>& extractors) : extractors_(extractors) {
+  CpuProcessor(std::vector<Extractor>& extractors, const std::atomic<bool>* stop)
+      : extractors_(extractors), stop_(stop) {
     for (auto& e : extractors) workers_.push_back(e.impl->make_worker());
   }
   void process(const FrameInput& in, const std::vector<bool>& active, FrameResult& result) override {
@@ -24,6 +25,7 @@ class CpuProcessor final : public FrameProcessor {
     FrameInput each = in;
     for (std::size_t e = 0; e < extractors_.size(); ++e) {
       if (!active[e]) continue;
+      if (stop_ && stop_->load(std::memory_order_relaxed)) throw FrameAbandoned{};
       const std::size_t h = std::min<std::size_t>(extractors_[e].history, in.prev_ref.size());
       each.prev_ref = in.prev_ref.first(h);
       each.prev_dist = in.prev_dist.first(h);
@@ -33,6 +35,7 @@ class CpuProcessor final : public FrameProcessor {
 
  private:
   std::vector<Extractor>& extractors_;
+  const std::atomic<bool>* stop_;
   std::vector<std::unique_ptr<FeatureWorker>> workers_;
 };
 
@@ -69,8 +72,9 @@ class CudaProcessor final : public FrameProcessor {
 
 }  // namespace
 
-std::unique_ptr<FrameProcessor> make_cpu_processor(std::vector<Extractor>& extractors) {
-  return std::make_unique<CpuProcessor>(extractors);
+std::unique_ptr<FrameProcessor> make_cpu_processor(std::vector<Extractor>& extractors,
+                                                   const std::atomic<bool>* stop) {
+  return std::make_unique<CpuProcessor>(extractors, stop);
 }
 
 std::unique_ptr<FrameProcessor> make_cuda_processor(const cuda::RunnerOptions& opts, std::size_t entry,
@@ -107,6 +111,18 @@ void WorkerPool::submit(FrameTask task) {
     ++in_flight_;
   }
   cv_.notify_all();  // a worker or a head thread, whichever waits
+}
+
+void WorkerPool::hand_over_locked() {
+  head_open_ = false;
+  head_stop_.store(true, std::memory_order_relaxed);
+  // The frames still on head threads go to the workers first, lowest first.
+  for (auto it = head_in_hand_.rbegin(); it != head_in_hand_.rend(); ++it) {
+    tasks_.push_front(it->second);
+    twice_.emplace(it->first, Twice{});
+  }
+  startup_mark(fmt::format("hand-over: the head threads scored {} frames; {} in hand go to the workers",
+                           head_frames_, head_in_hand_.size()));
 }
 
 bool WorkerPool::has_room_locked() const {
@@ -169,8 +185,7 @@ void WorkerPool::loop(unsigned worker) {
     if (processor) ++ready_workers_;
     if (--starting_ == 0) {
       if (ready_workers_ > 0 && head_open_) {
-        head_open_ = false;  // the hand-over: head threads finish the frame in hand
-        startup_mark(fmt::format("hand-over: the head threads scored {} frames", head_frames_));
+        hand_over_locked();
       } else if (ready_workers_ == 0 && head_.threads == 0 && !error_) {
         error_ = std::make_exception_ptr(InternalError("internal: no frame processor"));
       }
@@ -201,7 +216,7 @@ void WorkerPool::head_loop(unsigned thread) {
   FpEnvGuard env;
   std::unique_ptr<FrameProcessor> processor;
   try {
-    processor = head_.make_processor(thread);
+    processor = head_.make_processor(thread, &head_stop_);
     if (!processor) throw InternalError("internal: no head frame processor");
   } catch (...) {
     fail(std::current_exception());
@@ -217,6 +232,7 @@ void WorkerPool::head_loop(unsigned thread) {
       if (!head_open_ || tasks_.empty()) return;
       task = std::move(tasks_.front());
       tasks_.pop_front();
+      head_in_hand_.emplace(task.index, task);
     }
     run_task(*processor, std::move(task), prev_ref, prev_dist, active, thread, true);
   }
@@ -227,6 +243,7 @@ void WorkerPool::run_task(FrameProcessor& processor, FrameTask task, std::vector
                           bool head) {
   FrameResult result;
   result.outputs.resize(extractors_.size());
+  bool abandoned = false;
   try {
     FrameInput in;
     in.index = task.index;
@@ -246,6 +263,8 @@ void WorkerPool::run_task(FrameProcessor& processor, FrameTask task, std::vector
     if (task.index == 0)
       startup_mark(fmt::format("first frame scored ({} {}; cuda: with its graph capture)",
                                head ? "head thread" : "worker", worker));
+  } catch (const FrameAbandoned&) {
+    abandoned = true;  // a head frame given back to the workers at the hand-over
   } catch (...) {
     fail(std::current_exception());
   }
@@ -253,9 +272,20 @@ void WorkerPool::run_task(FrameProcessor& processor, FrameTask task, std::vector
   task.dists.clear();
   {
     std::lock_guard lock(mutex_);
-    results_.emplace(task.index, std::move(result));
-    if (head) ++head_frames_;
-    else --worker_running_;
+    if (head) head_in_hand_.erase(task.index);
+    bool keep = !abandoned;
+    if (const auto t = twice_.find(task.index); t != twice_.end()) {
+      keep = keep && !t->second.stored;  // the first result of the frame
+      t->second.stored = t->second.stored || keep;
+      if (++t->second.ended == 2) twice_.erase(t);
+    } else if (abandoned && !error_) {
+      error_ = std::make_exception_ptr(InternalError("internal: a frame given up was not given back"));
+    }
+    if (keep) {
+      results_.emplace(task.index, std::move(result));
+      if (head) ++head_frames_;
+    }
+    if (!head) --worker_running_;
   }
   done_cv_.notify_all();
   if (on_done_) on_done_();

@@ -3,6 +3,7 @@
 // CPU workers of every feature, or one CUDA frame runner), results taken
 // back in frame order.
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -48,8 +49,11 @@ class FrameProcessor {
 // Called once on each worker thread, with the thread's number (0, 1, ...).
 using ProcessorFactory = std::function<std::unique_ptr<FrameProcessor>(unsigned worker)>;
 
-// Every extractor's CPU worker.
-std::unique_ptr<FrameProcessor> make_cpu_processor(std::vector<Extractor>& extractors);
+// Every extractor's CPU worker. With `stop`: once *stop is true, the frame in
+// work is given up between two extractors (FrameAbandoned).
+std::unique_ptr<FrameProcessor> make_cpu_processor(std::vector<Extractor>& extractors,
+                                                   const std::atomic<bool>* stop = nullptr);
+struct FrameAbandoned {};
 
 // What a run's CUDA frame runners measured, summed as each ends.
 struct CudaTotals {
@@ -66,12 +70,14 @@ std::unique_ptr<FrameProcessor> make_cuda_processor(const cuda::RunnerOptions& o
 // Threads that score the first frames while the pool's own workers are still
 // being made (CPU threads while the CUDA driver starts: the same bits). They
 // take frames until every worker's factory has returned and one has a
-// processor, then finish the frame in hand and end. A worker whose factory returns nullptr takes no
-// frame; when no worker gets a processor, the head threads score the whole
-// run (--backend auto that falls back to the cpu).
+// processor. Then the frames they hold go back to the front of the queue for
+// the workers, and their processors give them up at the next extractor (the
+// `stop` flag): whichever result of a frame comes first is kept, both being
+// the same bits. A worker whose factory returns nullptr takes no frame; when
+// no worker gets a processor, the head threads score the whole run.
 struct HeadWorkers {
   unsigned threads = 0;
-  ProcessorFactory make_processor;
+  std::function<std::unique_ptr<FrameProcessor>(unsigned thread, const std::atomic<bool>* stop)> make_processor;
   std::size_t window = 0;  // frames in flight while they take frames
 };
 
@@ -108,6 +114,7 @@ class WorkerPool {
   void head_loop(unsigned thread);
   void run_task(FrameProcessor& processor, FrameTask task, std::vector<PictureView>& prev_ref,
                 std::vector<PictureView>& prev_dist, std::vector<bool>& active, unsigned worker, bool head);
+  void hand_over_locked();
   bool has_room_locked() const;
   void fail(std::exception_ptr e);
 
@@ -127,6 +134,13 @@ class WorkerPool {
   std::size_t worker_running_ = 0; // frames the workers (not the head) are scoring
   bool head_open_ = false;         // head threads still take frames
   std::uint64_t head_frames_ = 0;
+  std::atomic<bool> head_stop_{false};
+  std::map<std::uint64_t, FrameTask> head_in_hand_;  // frames the head threads are scoring
+  struct Twice {
+    bool stored = false;  // a result is in results_ (or was taken)
+    unsigned ended = 0;   // runs of the frame that ended (of two)
+  };
+  std::map<std::uint64_t, Twice> twice_;  // frames given back at the hand-over
   bool closing_ = false;
   std::exception_ptr error_;
 };

@@ -26,18 +26,23 @@ VideoFormat tiny_format() {
   return f;
 }
 
-// Writes `tag` as the frame's one value; `before` runs first (to block).
+// Writes `tag` as the frame's one value; `before` runs first (to block);
+// gives the frame up when *stop is set after it, as CPU processors do
+// between extractors.
 class TagProcessor final : public FrameProcessor {
  public:
-  TagProcessor(double tag, std::function<void(std::uint64_t)> before) : tag_(tag), before_(std::move(before)) {}
+  TagProcessor(double tag, std::function<void(std::uint64_t)> before, const std::atomic<bool>* stop = nullptr)
+      : tag_(tag), before_(std::move(before)), stop_(stop) {}
   void process(const FrameInput& in, const std::vector<bool>&, FrameResult& result) override {
     if (before_) before_(in.index);
+    if (stop_ && stop_->load()) throw FrameAbandoned{};
     result.outputs[0].set(0, tag_);
   }
 
  private:
   double tag_;
   std::function<void(std::uint64_t)> before_;
+  const std::atomic<bool>* stop_;
 };
 
 struct Fixture {
@@ -54,7 +59,11 @@ struct Fixture {
     return t;
   }
   HeadWorkers head(std::function<void(std::uint64_t)> before = {}) {
-    return {3, [before](unsigned) { return std::make_unique<TagProcessor>(kHead, before); }, 5};
+    return {3,
+            [before](unsigned, const std::atomic<bool>* stop) {
+              return std::make_unique<TagProcessor>(kHead, before, stop);
+            },
+            5};
   }
   ProcessorFactory gated_workers() {
     return [f = opened](unsigned) -> std::unique_ptr<FrameProcessor> {
@@ -91,7 +100,10 @@ TEST(WorkerPoolHead, ScoresUntilTheWorkersAreReadyThenHandsOver) {
   EXPECT_EQ(pool.head_frames(), 4u);
 }
 
-TEST(WorkerPoolHead, ASlowHeadFrameDoesNotHoldUpTheWorkersAfterTheHandOver) {
+TEST(WorkerPoolHead, AFrameInHandAtTheHandOverGoesToTheWorkersFirst) {
+  // A head thread holds frame 0 (a 4K frame takes a CPU thread longer than
+  // the driver's start): at the hand-over a worker scores it too, and the
+  // first result is kept; the head's run, when it ends, is dropped.
   Fixture fx;
   std::promise<void> release, taken;
   std::shared_future<void> released = release.get_future().share();
@@ -105,18 +117,51 @@ TEST(WorkerPoolHead, ASlowHeadFrameDoesNotHoldUpTheWorkersAfterTheHandOver) {
   head_has_it.wait();  // a head thread holds frame 0 before the workers exist
   fx.gate.set_value();
   wait_for_hand_over(pool);
-  // Far more frames than the window (2 workers + 2) pass while frame 0 is held.
+  // Far more frames than the window (2 workers + 2) pass while the head holds frame 0.
   constexpr std::uint64_t kFrames = 40;
-  for (std::uint64_t i = 1; i < kFrames; ++i) {
-    submit_when_room(pool, fx, i);
-    EXPECT_FALSE(pool.ready(0));
-  }
-  for (std::uint64_t i = 1; i < kFrames; ++i)
+  for (std::uint64_t i = 1; i < kFrames; ++i) submit_when_room(pool, fx, i);
+  for (std::uint64_t i = 0; i < kFrames; ++i)
     while (!pool.ready(i)) pool.wait_for_room_or(i);
-  EXPECT_FALSE(pool.ready(0));
-  release.set_value();
-  EXPECT_EQ(tag_of(pool, 0), kHead);
+  EXPECT_EQ(tag_of(pool, 0), kWorker);
+  release.set_value();  // the head's run of frame 0 ends (given up: its stop flag is set)
   for (std::uint64_t i = 1; i < kFrames; ++i) EXPECT_EQ(tag_of(pool, i), kWorker) << "frame " << i;
+  EXPECT_EQ(pool.head_frames(), 0u);
+}
+
+TEST(WorkerPoolHead, TheFirstResultOfAFrameScoredTwiceIsKept) {
+  // The head's run of a given-back frame ends first (its processor does not
+  // look at the stop flag): that result is kept and the worker's dropped.
+  Fixture fx;
+  std::promise<void> taken, worker_may_finish;
+  std::future<void> head_has_it = taken.get_future();
+  std::shared_future<void> worker_go = worker_may_finish.get_future().share();
+  std::promise<void> head_go;
+  std::shared_future<void> head_released = head_go.get_future().share();
+  HeadWorkers head = {1,
+                      [&taken, head_released](unsigned, const std::atomic<bool>*) {
+                        return std::make_unique<TagProcessor>(kHead, [&taken, head_released](std::uint64_t) {
+                          taken.set_value();
+                          head_released.wait();
+                        });
+                      },
+                      3};
+  WorkerPool pool(
+      1, fx.extractors,
+      [f = fx.opened, worker_go](unsigned) -> std::unique_ptr<FrameProcessor> {
+        f.wait();
+        return std::make_unique<TagProcessor>(kWorker, [worker_go](std::uint64_t) { worker_go.wait(); });
+      },
+      3, {}, std::move(head));
+  pool.submit(fx.task(0));
+  head_has_it.wait();
+  fx.gate.set_value();
+  wait_for_hand_over(pool);
+  head_go.set_value();  // the head's run ends first
+  while (!pool.ready(0)) pool.wait_for_room_or(0);
+  worker_may_finish.set_value();
+  EXPECT_EQ(tag_of(pool, 0), kHead);
+  pool.submit(fx.task(1));
+  EXPECT_EQ(tag_of(pool, 1), kWorker);
   EXPECT_EQ(pool.head_frames(), 1u);
 }
 
@@ -162,28 +207,22 @@ TEST(WorkerPoolNoHead, WorkersWithoutProcessorsAreAnError) {
   EXPECT_THROW((void)pool.take(0), InternalError);
 }
 
-TEST(FramePoolMemory, UseMemoryRetiresEveryEarlierBuffer) {
-  const auto pool = FramePool::create(tiny_format(), 3);
+TEST(FramePoolMemory, UseMemoryKeepsTheBuffersAndShrinksToTheNewCapacity) {
+  const auto pool = FramePool::create(tiny_format(), 4);
   std::vector<std::shared_ptr<FrameBuffer>> held;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 4; ++i) {
     held.push_back(pool->acquire());
-    held.back()->set_timestamp(1.0);  // marks a buffer made before use_memory()
+    held.back()->set_timestamp(i);  // which buffer it is
+    held.back()->plane(0)[0] = static_cast<std::uint8_t>(100 + i);
   }
-  held.erase(held.begin());  // one free when the memory changes
-  pool->use_memory({}, 3);
-  held.erase(held.begin());  // one given back after
-  for (int i = 0; i < 2; ++i) {
-    held.push_back(pool->acquire());
-    EXPECT_FALSE(held.back()->timestamp().has_value()) << "an earlier buffer came back";
-    held.back()->set_timestamp(2.0);
-  }
-  held.erase(held.begin());  // the last earlier buffer
-  held.push_back(pool->acquire());
-  EXPECT_FALSE(held.back()->timestamp().has_value()) << "an earlier buffer came back";
-  // Buffers of the new memory are reused.
-  held.erase(held.begin());
+  held.erase(held.begin());  // buffer 0 free when the memory changes: freed
+  pool->use_memory({}, 2);
+  held.erase(held.begin());  // buffer 1 comes back beyond the capacity: freed
+  held.erase(held.begin());  // buffer 2 comes back within it: kept
   held.push_back(pool->acquire());
   EXPECT_EQ(held.back()->timestamp(), 2.0);
+  EXPECT_EQ(held.back()->plane(0)[0], 102) << "the samples are kept";
+  EXPECT_EQ(pool->capacity(), 2u);
 }
 
 }  // namespace
