@@ -173,11 +173,14 @@ TEST(VifSimd, MatchesScalarOnRandomFrames) {
 }
 
 // Widths around the AVX-512 kernels' 16- and 32-column blocks at every scale
-// (scale 3 of 259 is 32 + 0, of 263 is 32 + 0 with odd tails above), each bit
-// depth, every content kind and the gain-limit / skip options.
+// (scale 3 of 259 is 32 + 0, of 263 is 32 + 0 with odd tails above) and
+// their 256-column chunks of pair rows (1100: five chunks at scale 0, the
+// last partial; 545: a chunk of 16 columns after two), each bit depth, every
+// content kind and the gain-limit / skip options.
 TEST(VifSimd, MatchesScalarAroundVectorBlocks) {
   for (unsigned bpc : {8u, 9u, 10u, 12u, 14u, 16u})
-    for (auto [w, h] : {std::pair{32u, 17u}, {47u, 16u}, {64u, 19u}, {97u, 18u}, {259u, 20u}, {263u, 35u}})
+    for (auto [w, h] : {std::pair{32u, 17u}, {47u, 16u}, {64u, 19u}, {97u, 18u}, {259u, 20u}, {263u, 35u}, {545u, 18u},
+                                      {1100u, 18u}})
       for (int kind : {0, 1, 2}) expect_simd_matches_scalar({{w, h, PixelFormat::yuv420, bpc}, kind}, "vif=debug=true");
   for (const char* opts : {"vif=debug=true:vif_enhn_gain_limit=1.0", "vif=debug=true:vif_enhn_gain_limit=1.7",
                            "vif=debug=true:vif_skip_scale0=true"})

@@ -259,58 +259,7 @@ EXACTVMAF_TARGET_AVX2 inline __m256i mul_round_hi32(__m256i a, __m256i b) {
   return _mm256_blend_epi32(e, o, 0xaa);
 }
 
-// The horizontal pass multiplies by vpmaddwd, two taps per instruction. Each
-// vertical sum is split into 16-bit halves: mu1 and mu2 are below 2^16
-// already (scale 0: (sum + 2^(bpc-1)) >> bpc of 16-bit taps times bpc-bit
-// samples; later scales: >> 16 of 16-bit samples), xx, yy and xy (uint32)
-// give a low and a high half. A half minus 2^15 is an int16, and lane c of a
-// "pair row" holds columns c and c+1, so one vpmaddwd applies taps k and k+1
-// to eight columns. A half's tap sum is below 2^32 (the taps sum to 2^16),
-// so the wrapping int32 sum plus 2^15 * 2^16 = 2^31 is exact; a square's sum
-// is hi * 2^16 + lo, and R's (uint32)((sum + 2^15) >> 16) is
-// hi + ((lo / 2 + 2^14) >> 15) modulo 2^32 (halving first keeps lo + 2^15
-// from overflowing and floors the same: lo + 2^15 odd means lo odd).
-enum PairRow { kMu1, kMu2, kXxLo, kXxHi, kYyLo, kYyHi, kXyLo, kXyHi, kPairRows };
-
-// The vpmaddwd steps of a scale's filter: taps (lo, hi) on columns
-// (offset, offset + 1). vpmaddwd takes int16 taps; scale 3's middle tap
-// (43728) is not one, so it is split in two halves on both sides of it.
-struct MaddStep {
-  int offset;
-  std::uint32_t lo, hi;
-};
-struct MaddSteps {
-  MaddStep step[9];
-  int count;
-};
-template <int Scale>
-constexpr MaddSteps madd_steps() {
-  MaddSteps m{};
-  if constexpr (Scale == 3) {
-    static_assert(filter_tap<3>(1) % 2 == 0);
-    m.step[0] = {0, filter_tap<3>(0), filter_tap<3>(1) / 2};
-    m.step[1] = {1, filter_tap<3>(1) / 2, filter_tap<3>(2)};
-    m.count = 2;
-  } else {
-    constexpr int width = filter_width(Scale);
-    for (int k = 0; k < width; k += 2)
-      m.step[m.count++] = {k, filter_tap<Scale>(k), k + 1 < width ? filter_tap<Scale>(k + 1) : 0u};
-  }
-  return m;
-}
-template <int Scale>
-constexpr bool madd_steps_are_the_filter() {
-  std::uint32_t sum[18] = {};
-  constexpr MaddSteps m = madd_steps<Scale>();
-  for (int i = 0; i < m.count; ++i) {
-    if (m.step[i].lo >= 0x8000u || m.step[i].hi >= 0x8000u) return false;
-    sum[m.step[i].offset] += m.step[i].lo;
-    sum[m.step[i].offset + 1] += m.step[i].hi;
-  }
-  for (int k = 0; k < filter_width(Scale); ++k)
-    if (sum[k] != filter_tap<Scale>(k)) return false;
-  return sum[filter_width(Scale)] == 0;
-}
+// The horizontal pass multiplies by vpmaddwd on pair rows (vif_simd.hpp).
 
 // Lanes (low halves of x[c], x[c+1]) and (high halves), each half - 2^15.
 inline std::uint32_t low_pair(std::uint32_t a, std::uint32_t b) {

@@ -21,14 +21,11 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
+#include <algorithm>
+#include <vector>
+
 namespace exactvmaf::vif {
 namespace {
-
-template <int Scale>
-struct Taps {
-  static constexpr int width = filter_width(Scale);
-  static constexpr std::uint32_t at(int k) { return filter_tap<Scale>(k); }
-};
 
 // acc += sum over the lanes' 16-bit pairs of a * (lo_tap, hi_tap); taps < 2^16.
 template <std::uint32_t LoTap, std::uint32_t HiTap>
@@ -59,28 +56,29 @@ EXACTVMAF_TARGET_AVX512 inline __m512i mul_round_hi32(__m512i a, __m512i b) {
   return _mm512_mask_blend_epi32(0xaaaa, e, o);
 }
 
-// Horizontal tap sums of one 32-bit-per-column row for sixteen columns from
-// p (the first tap's column): the low 16 bits (and, for Split, the high 16
-// bits) of each value, each as an exact uint32 sum.
-template <int Scale, int K = 0>
-EXACTVMAF_TARGET_AVX512 inline void horizontal_taps(const std::uint32_t* mu1, const std::uint32_t* mu2,
-                                                    const std::uint32_t* xx, const std::uint32_t* yy,
-                                                    const std::uint32_t* xy, __m512i* acc) {
-  if constexpr (K < Taps<Scale>::width) {
-    constexpr std::uint32_t tap = Taps<Scale>::at(K);
-    const __m512i bias_lo = _mm512_set1_epi32(0x8000), bias_both = _mm512_set1_epi32(static_cast<int>(0x80008000u));
-    acc[0] = dp_taps<tap, 0>(acc[0], _mm512_xor_si512(load_u32x16(mu1 + K), bias_lo));
-    acc[1] = dp_taps<tap, 0>(acc[1], _mm512_xor_si512(load_u32x16(mu2 + K), bias_lo));
-    const __m512i vxx = _mm512_xor_si512(load_u32x16(xx + K), bias_both);
-    const __m512i vyy = _mm512_xor_si512(load_u32x16(yy + K), bias_both);
-    const __m512i vxy = _mm512_xor_si512(load_u32x16(xy + K), bias_both);
-    acc[2] = dp_taps<tap, 0>(acc[2], vxx);
-    acc[3] = dp_taps<0, tap>(acc[3], vxx);
-    acc[4] = dp_taps<tap, 0>(acc[4], vyy);
-    acc[5] = dp_taps<0, tap>(acc[5], vyy);
-    acc[6] = dp_taps<tap, 0>(acc[6], vxy);
-    acc[7] = dp_taps<0, tap>(acc[7], vxy);
-    horizontal_taps<Scale, K + 1>(mu1, mu2, xx, yy, xy, acc);
+// The horizontal pass runs on pair rows (vif_simd.hpp) built for a chunk of
+// output columns at a time, so that they stay in the L1 cache; one vpdpwssd
+// then applies two taps (half the instructions of one tap per 32-bit lane).
+constexpr unsigned kChunkColumns = 256;
+constexpr unsigned kChunkPairs = kChunkColumns + 16;  // + the taps' reach past the chunk (<= 16)
+using ChunkPairs = std::uint32_t[kPairRows][kChunkPairs];
+
+// Pair rows of the padded row arrays from entry c0, n entries (a multiple of
+// 16; entries up to c0 + n are read, within the rows' slack).
+EXACTVMAF_TARGET_AVX512 inline void make_pair_rows(const StatRow& t, unsigned c0, unsigned n, ChunkPairs& out) {
+  const std::uint32_t* src[5] = {t.mu1 + c0, t.mu2 + c0, t.xx + c0, t.yy + c0, t.xy + c0};
+  const __m512i bias = _mm512_set1_epi32(static_cast<int>(0x80008000u));
+  constexpr __mmask32 odd_halves = 0xaaaaaaaau;
+  for (unsigned c = 0; c < n; c += 16) {
+    for (int a = 0; a < 5; ++a) {
+      const __m512i v0 = load_u32x16(src[a] + c), v1 = load_u32x16(src[a] + c + 1);
+      const __m512i low = _mm512_mask_blend_epi16(odd_halves, v0, _mm512_slli_epi32(v1, 16));
+      _mm512_store_si512(out[a < 2 ? a : 2 * a - 2] + c, _mm512_xor_si512(low, bias));
+      if (a >= 2) {
+        const __m512i high = _mm512_mask_blend_epi16(odd_halves, _mm512_srli_epi32(v0, 16), v1);
+        _mm512_store_si512(out[2 * a - 1] + c, _mm512_xor_si512(high, bias));
+      }
+    }
   }
 }
 
@@ -161,7 +159,9 @@ EXACTVMAF_TARGET_AVX512 Residuals accumulate_pixels_x16(const std::int32_t* s1, 
 template <int Scale>
 EXACTVMAF_TARGET_AVX512 void horizontal(const StatRow& t, unsigned w, double gain_limit,
                                         const std::uint16_t* log2_table, Residuals& res) {
+  static_assert(madd_steps_are_the_filter<Scale>());
   constexpr int radius = filter_width(Scale) / 2;
+  constexpr MaddSteps steps = madd_steps<Scale>();
   const __m512i zero = _mm512_setzero_si512();
   const __m512i bias_start = _mm512_set1_epi32(static_cast<int>(0x80000000u));
   const __m512i nsq_minus_1 = _mm512_set1_epi32(sigma_nsq - 1);
@@ -172,16 +172,23 @@ EXACTVMAF_TARGET_AVX512 void horizontal(const StatRow& t, unsigned w, double gai
   const bool vector_log = log2_table == vif::log2_table();
   const __m512d limit = _mm512_set1_pd(gain_limit);
   __m512i den_log = zero, num_log = zero;  // 8 x int64
+  const unsigned w16 = w & ~15u;
+  alignas(64) ChunkPairs pairs;
   unsigned j = 0;
-  for (; j + 16 <= w; j += 16) {
-    const unsigned base = row_pad + j - radius;
-    __m512i acc[8];
+  for (; j < w16; j += 16) {
+    const unsigned p = j % kChunkColumns;  // the first tap's pair entry
+    if (p == 0) make_pair_rows(t, row_pad + j - radius, std::min(kChunkColumns, w16 - j) + 16, pairs);
+    __m512i acc[kPairRows];
     for (auto& a : acc) a = bias_start;
-    horizontal_taps<Scale>(t.mu1 + base, t.mu2 + base, t.xx + base, t.yy + base, t.xy + base, acc);
-    const __m512i mu1 = acc[0], mu2 = acc[1];
-    const __m512i xx = recombine_halves(acc[2], acc[3]);
-    const __m512i yy = recombine_halves(acc[4], acc[5]);
-    const __m512i xy = recombine_halves(acc[6], acc[7]);
+    for (int m = 0; m < steps.count; ++m) {
+      const __m512i taps = _mm512_set1_epi32(static_cast<int>((steps.step[m].hi << 16) | steps.step[m].lo));
+      const unsigned at = p + static_cast<unsigned>(steps.step[m].offset);
+      for (int r = 0; r < kPairRows; ++r) acc[r] = _mm512_dpwssd_epi32(acc[r], load_u32x16(pairs[r] + at), taps);
+    }
+    const __m512i mu1 = acc[kMu1], mu2 = acc[kMu2];
+    const __m512i xx = recombine_halves(acc[kXxLo], acc[kXxHi]);
+    const __m512i yy = recombine_halves(acc[kYyLo], acc[kYyHi]);
+    const __m512i xy = recombine_halves(acc[kXyLo], acc[kXyHi]);
     const __m512i sigma1 = _mm512_sub_epi32(xx, mul_round_hi32(mu1, mu1));
     const __m512i sigma2 = _mm512_max_epi32(_mm512_sub_epi32(yy, mul_round_hi32(mu2, mu2)), zero);
     const __m512i sigma12 = _mm512_sub_epi32(xy, mul_round_hi32(mu1, mu2));
@@ -378,6 +385,148 @@ EXACTVMAF_TARGET_AVX512 Residuals statistic(const Sample* ref, std::ptrdiff_t re
   return res;
 }
 
+// ---- decimation ----------------------------------------------------------------
+// Both passes on vpdpwssd, two taps per instruction. The vertical pass pairs
+// source rows k and k+1 (16-bit lanes unpacked into 32-bit pairs) and writes
+// a 16-bit row, each value stored - 2^15 (an int16). The horizontal pass
+// needs the even output columns only: a load of that row from column
+// 2 jo + offset, read as 32-bit lanes, holds the pair of columns
+// (2 jo + offset, 2 jo + offset + 1) in lane jo, ready for the step's taps
+// (madd_steps). Sums of biased samples start at 2^31 (the taps sum to 2^16).
+
+// Thirty-two samples as 16-bit lanes: 8-bit ones as they are (< 2^15),
+// 16-bit ones - 2^15.
+EXACTVMAF_TARGET_AVX512 inline __m512i load_x32(const std::uint8_t* p) { return load_u8x32(p); }
+EXACTVMAF_TARGET_AVX512 inline __m512i load_x32(const std::uint16_t* p) {
+  return _mm512_xor_si512(_mm512_loadu_si512(p), _mm512_set1_epi16(static_cast<short>(0x8000)));
+}
+
+template <int To, class Sample, int K = 0>
+EXACTVMAF_TARGET_AVX512 inline void decimate_vertical_taps(const Sample* const* r, const Sample* const* d, unsigned j,
+                                                           __m512i* acc) {
+  constexpr int width = filter_width(To);
+  if constexpr (K < width) {
+    constexpr std::uint32_t tap_a = filter_tap<To>(K), tap_b = K + 1 < width ? filter_tap<To>(K + 1) : 0u;
+    const __m512i xa = load_x32(r[K] + j), ya = load_x32(d[K] + j);
+    __m512i xb = _mm512_setzero_si512(), yb = xb;  // the unpaired last row meets a zero tap
+    if constexpr (K + 1 < width) {
+      xb = load_x32(r[K + 1] + j);
+      yb = load_x32(d[K + 1] + j);
+    }
+    acc[0] = dp_taps<tap_a, tap_b>(acc[0], _mm512_unpacklo_epi16(xa, xb));
+    acc[1] = dp_taps<tap_a, tap_b>(acc[1], _mm512_unpackhi_epi16(xa, xb));
+    acc[2] = dp_taps<tap_a, tap_b>(acc[2], _mm512_unpacklo_epi16(ya, yb));
+    acc[3] = dp_taps<tap_a, tap_b>(acc[3], _mm512_unpackhi_epi16(ya, yb));
+    decimate_vertical_taps<To, Sample, K + 2>(r, d, j, acc);
+  }
+}
+
+// (lo, hi: the unpacklo/unpackhi sums) + round >> shift (< 2^16), 32 values
+// in column order (packus keeps each 128-bit block's order), each - 2^15.
+EXACTVMAF_TARGET_AVX512 inline __m512i round_pack_biased(__m512i lo, __m512i hi, __m512i round, __m128i shift) {
+  const __m512i a = _mm512_srl_epi32(_mm512_add_epi32(lo, round), shift);
+  const __m512i b = _mm512_srl_epi32(_mm512_add_epi32(hi, round), shift);
+  return _mm512_xor_si512(_mm512_packus_epi32(a, b), _mm512_set1_epi16(static_cast<short>(0x8000)));
+}
+
+template <int To, class Sample>
+EXACTVMAF_TARGET_AVX512 void decimate_row_x32(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                              std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
+                                              unsigned bpc, std::uint16_t* row_ref, std::uint16_t* row_dis,
+                                              std::uint16_t* out_ref, std::uint16_t* out_dis) {
+  static_assert(madd_steps_are_the_filter<To>());
+  constexpr int width = filter_width(To), radius = width / 2;
+  constexpr MaddSteps steps = madd_steps<To>();
+  const unsigned shift = decimation_vertical_shift(To, bpc);
+  const std::uint32_t round = std::uint32_t{1} << (shift - 1);
+  const Sample* r[width];
+  const Sample* d[width];
+  for (int k = 0; k < width; ++k) {
+    const std::ptrdiff_t row = mirror(2 * static_cast<int>(i) - radius + k, static_cast<int>(h));
+    r[k] = ref + row * ref_stride;
+    d[k] = dis + row * dis_stride;
+  }
+  const __m512i start = _mm512_set1_epi32(sizeof(Sample) == 1 ? 0 : static_cast<int>(0x80000000u));
+  const __m512i v_round = _mm512_set1_epi32(static_cast<int>(round));
+  const __m128i v_shift = _mm_cvtsi32_si128(static_cast<int>(shift));
+  unsigned j = 0;
+  for (; j + 32 <= w; j += 32) {
+    __m512i acc[4] = {start, start, start, start};
+    decimate_vertical_taps<To, Sample>(r, d, j, acc);
+    _mm512_storeu_si512(row_ref + row_pad + j, round_pack_biased(acc[0], acc[1], v_round, v_shift));
+    _mm512_storeu_si512(row_dis + row_pad + j, round_pack_biased(acc[2], acc[3], v_round, v_shift));
+  }
+  for (; j < w; ++j) {
+    const unsigned vr = decimation_sample<To>([&](int k) { return r[k][j]; }, shift, round);
+    const unsigned vd = decimation_sample<To>([&](int k) { return d[k][j]; }, shift, round);
+    row_ref[row_pad + j] = static_cast<std::uint16_t>(vr ^ 0x8000u);
+    row_dis[row_pad + j] = static_cast<std::uint16_t>(vd ^ 0x8000u);
+  }
+  pad_row(row_ref, w, radius);
+  pad_row(row_dis, w, radius);
+  const unsigned wo = w / 2;
+  const __m512i bias_start = _mm512_set1_epi32(static_cast<int>(0x80000000u)), round16 = _mm512_set1_epi32(32768);
+  unsigned jo = 0;
+  // Sixteen outputs read 32 entries from column 2 jo - radius + offset (offset <= 2 radius): up
+  // to the last padded column, w + radius - 1, while jo + 16 <= w / 2.
+  for (; jo + 16 <= wo; jo += 16) {
+    const unsigned base = row_pad + 2 * jo - radius;
+    __m512i ar = bias_start, ad = bias_start;
+    for (int m = 0; m < steps.count; ++m) {
+      const __m512i taps = _mm512_set1_epi32(static_cast<int>((steps.step[m].hi << 16) | steps.step[m].lo));
+      const unsigned at = base + static_cast<unsigned>(steps.step[m].offset);
+      ar = _mm512_dpwssd_epi32(ar, _mm512_loadu_si512(row_ref + at), taps);
+      ad = _mm512_dpwssd_epi32(ad, _mm512_loadu_si512(row_dis + at), taps);
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out_ref + jo),
+                        _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_add_epi32(ar, round16), 16)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out_dis + jo),
+                        _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_add_epi32(ad, round16), 16)));
+  }
+  for (; jo < wo; ++jo) {
+    const unsigned base = row_pad + 2 * jo - radius;
+    out_ref[jo] = decimation_sample<To>([&](int k) { return row_ref[base + k] ^ 0x8000u; }, 16, 32768);
+    out_dis[jo] = decimation_sample<To>([&](int k) { return row_dis[base + k] ^ 0x8000u; }, 16, 32768);
+  }
+}
+
+// The two 16-bit rows (w + 2 row_pad entries and some slack), kept per
+// thread: a fresh allocation per call costs page faults at 4K.
+std::uint16_t* decimation_rows(unsigned w) {
+  static thread_local std::vector<std::uint16_t> rows;
+  const std::size_t n = w + 2 * row_pad + 32;
+  if (rows.size() < 2 * n) rows.resize(2 * n);
+  return rows.data();
+}
+
+template <class Sample>
+EXACTVMAF_TARGET_AVX512 void decimate(int to, const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                      std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc,
+                                      std::uint16_t* out_ref, std::uint16_t* out_dis) {
+  std::uint16_t* row_ref = decimation_rows(w);
+  std::uint16_t* row_dis = row_ref + (w + 2 * row_pad + 32);
+  const unsigned wo = w / 2;
+  at_scale<1>(to, [&](auto s) {
+    for (unsigned i = 0; i < h / 2; ++i)
+      decimate_row_x32<s.value>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, row_ref, row_dis, out_ref + i * wo,
+                                out_dis + i * wo);
+  });
+}
+
+void decimate_u8(int to, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                 std::ptrdiff_t dis_stride, unsigned w, unsigned h, const ConvolveRow& t, std::uint16_t* out_ref,
+                 std::uint16_t* out_dis) {
+  (void)t;  // the 16-bit rows of decimation_rows() instead
+  decimate(to, ref, ref_stride, dis, dis_stride, w, h, 8, out_ref, out_dis);
+}
+
+void decimate_u16(int to, const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
+                  std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, const ConvolveRow& t,
+                  std::uint16_t* out_ref, std::uint16_t* out_dis) {
+  (void)t;
+  decimate(to, ref, ref_stride, dis, dis_stride, w, h, bpc, out_ref, out_dis);
+}
+
 Residuals accumulate_pixels(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                             const std::int32_t* sigma12, std::size_t n, double gain_limit,
                             const std::uint16_t* log2_table) {
@@ -403,8 +552,7 @@ Residuals statistic_u16(int scale, const std::uint16_t* ref, std::ptrdiff_t ref_
 }  // namespace
 
 const Kernels& avx512_kernels() {
-  static const Kernels k = {"avx512", &statistic_u8, &statistic_u16, avx2_kernels().decimate_u8,
-                            avx2_kernels().decimate_u16, &accumulate_pixels};
+  static const Kernels k = {"avx512", &statistic_u8, &statistic_u16, &decimate_u8, &decimate_u16, &accumulate_pixels};
   return k;
 }
 

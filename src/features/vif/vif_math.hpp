@@ -373,8 +373,9 @@ EXACTVMAF_HD inline void statistic_vertical(const Sample* ref, std::ptrdiff_t re
 
 // Mirrors `radius` columns at both ends of a row of w values stored from
 // row[row_pad] on (upstream's PADDING_SQ_DATA).
-EXACTVMAF_HD_INLINE void pad_row(std::uint32_t* row, unsigned w, int radius) {
-  std::uint32_t* c = row + row_pad;
+template <class T>
+EXACTVMAF_HD_INLINE void pad_row(T* row, unsigned w, int radius) {
+  T* c = row + row_pad;
   const int last = static_cast<int>(w) - 1;
   for (int f = 1; f <= radius; ++f) {
     c[-f] = c[f];
