@@ -3,7 +3,7 @@
 # Debian's libraries: copies the CLI, the parity tool, the benchmark, every test binary and the
 # shared libraries they need that are not part of glibc/libstdc++/CUDA.
 #
-#   [ONLY=REGEX] scripts/device-bundle.sh BUILD_DIR [OUT_DIR] [--pack]     (default OUT_DIR: .devrun)
+#   [ONLY=REGEX] [WITH_LIBAV=1] scripts/device-bundle.sh BUILD_DIR [OUT_DIR] [--pack]     (default OUT_DIR: .devrun)
 #
 # The binaries are stripped. With --pack, OUT_DIR holds only bundle.tar.xz
 # (the binaries are ~5 MB each, mostly device code, and the carried tree is
@@ -31,8 +31,22 @@ while IFS= read -r -d '' f; do
   if [ -z "${ONLY:-}" ] || [[ "$(basename "$f")" =~ ${ONLY} ]]; then bins+=("$f"); fi
 done < <(find "$build/tests" -maxdepth 2 -type f -executable -print0)
 cp "${bins[@]}" "$out/"
+# FFmpeg's libraries are loaded on first use (src/av/av_library.hpp), so ldd
+# does not list them for the CLI. WITH_LIBAV=1 adds them and what they need
+# (about 45 MB more, compressed): only compressed input on the GPU machine
+# (tests/av/hwdec_cuda_test.sh) needs them.
+libav=()
+if [ "${WITH_LIBAV:-0}" = 1 ] && [ -x "$build/tools/exactvmaf" ]; then
+  sonames="$(strings "$build/tools/exactvmaf" | grep -xE 'lib(avutil|swscale|avcodec|avformat)\.so\.[0-9]+' | sort -u)"
+  for so in $sonames; do
+    path="$(ldconfig -p | awk -v n="$so" '$1 == n {print $NF; exit}')"
+    [ -n "$path" ] || { echo "device-bundle: $so not found (ldconfig -p)" >&2; exit 1; }
+    libav+=("$path")
+    cp -L "$path" "$out/lib/"
+  done
+fi
 # Libraries from Debian packages (not libc, libstdc++, libgcc, CUDA).
-for b in "${bins[@]}"; do ldd "$b"; done | awk '/=> \// {print $3}' | sort -u |
+for b in "${bins[@]}" "${libav[@]}"; do ldd "$b"; done | awk '/=> \// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|libcudart|libcuda)\.so' |
   while read -r lib; do cp -L "$lib" "$out/lib/"; done
 strip "$out"/* 2>/dev/null || true

@@ -22,6 +22,7 @@ extern "C" {
 #include <fmt/format.h>
 
 #include "av/av_input.hpp"
+#include "av/av_library.hpp"
 #include "av/av_util.hpp"
 #if EXACTVMAF_AV_HWDEC_CUDA
 #include "backends/cuda/frame_import.hpp"
@@ -38,8 +39,8 @@ std::string stream_list(const AVFormatContext* fc) {
   std::string s = "streams:";
   for (unsigned i = 0; i < fc->nb_streams; ++i) {
     const AVCodecParameters* p = fc->streams[i]->codecpar;
-    const char* type = av_get_media_type_string(p->codec_type);
-    s += fmt::format("{} {} {} {}", i ? "," : "", i, type ? type : "unknown", avcodec_get_name(p->codec_id));
+    const char* type = lib().av_get_media_type_string(p->codec_type);
+    s += fmt::format("{} {} {} {}", i ? "," : "", i, type ? type : "unknown", lib().avcodec_get_name(p->codec_id));
     if (fc->streams[i]->disposition & AV_DISPOSITION_ATTACHED_PIC) s += " (attached picture)";
   }
   return s;
@@ -66,7 +67,7 @@ bool native_endian(const AVPixFmtDescriptor* d) {
 
 // The layout of decoder format `f` (throws for the ones we cannot read).
 Layout layout_of(const std::string& path, AVPixelFormat f) {
-  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(f);
+  const AVPixFmtDescriptor* d = lib().av_pix_fmt_desc_get(f);
   if (!d) throw Error(fmt::format("{}: the decoder gave no pixel format", path));
   const char* name = d->name;
   if (d->flags & AV_PIX_FMT_FLAG_HWACCEL)
@@ -107,7 +108,7 @@ Layout layout_of(const std::string& path, AVPixelFormat f) {
     }
   }
   // Everything else through libswscale: to the nearest layout we read.
-  if ((d->flags & AV_PIX_FMT_FLAG_FLOAT) || !sws_isSupportedInput(f))
+  if ((d->flags & AV_PIX_FMT_FLAG_FLOAT) || !lib().sws_isSupportedInput(f))
     throw Error(fmt::format("{}: pixel format {} is not supported ({} cannot convert it)", path, name,
                             scaler_version()));
   int max_depth = 0;
@@ -141,7 +142,7 @@ AVPixelFormat cuda_or_software(AVCodecContext*, const AVPixelFormat* formats) {
   for (const AVPixelFormat* f = formats; *f != AV_PIX_FMT_NONE; ++f)
     if (*f == AV_PIX_FMT_CUDA) return *f;
   for (const AVPixelFormat* f = formats; *f != AV_PIX_FMT_NONE; ++f) {
-    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(*f);
+    const AVPixFmtDescriptor* d = lib().av_pix_fmt_desc_get(*f);
     if (d && !(d->flags & AV_PIX_FMT_FLAG_HWACCEL)) return *f;
   }
   return AV_PIX_FMT_NONE;
@@ -149,7 +150,7 @@ AVPixelFormat cuda_or_software(AVCodecContext*, const AVPixelFormat* formats) {
 
 bool has_cuda_config(const AVCodec* codec) {
   for (int i = 0;; ++i) {
-    const AVCodecHWConfig* c = avcodec_get_hw_config(codec, i);
+    const AVCodecHWConfig* c = lib().avcodec_get_hw_config(codec, i);
     if (!c) return false;
     if (c->device_type == AV_HWDEVICE_TYPE_CUDA && c->pix_fmt == AV_PIX_FMT_CUDA &&
         (c->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX))
@@ -162,8 +163,8 @@ class AvReader final : public VideoReader {
  public:
   AvReader(const std::string& path, const ReaderOptions& opts) : path_(path) {
     install_log_handler();
-    pkt_ = av_packet_alloc();
-    frame_ = av_frame_alloc();
+    pkt_ = lib().av_packet_alloc();
+    frame_ = lib().av_frame_alloc();
     if (!pkt_ || !frame_) throw Error(path_ + ": out of memory");
     try {
       open(opts);
@@ -192,14 +193,14 @@ class AvReader final : public VideoReader {
     io::check_buffer_format(path_, dst, info_.format);
     if (!next_frame()) return false;
     write(dst);
-    av_frame_unref(frame_);
+    lib().av_frame_unref(frame_);
     ++frames_;
     return true;
   }
 
   bool skip_frame() override {
     if (!next_frame()) return false;
-    av_frame_unref(frame_);
+    lib().av_frame_unref(frame_);
     ++frames_;
     return true;
   }
@@ -208,10 +209,10 @@ class AvReader final : public VideoReader {
   void open(const ReaderOptions& opts) {
     clear_logged_error();
     // "file:": a name with a colon is a file, never another protocol (no URLs).
-    int ret = avformat_open_input(&fc_, ("file:" + path_).c_str(), nullptr, nullptr);
+    int ret = lib().avformat_open_input(&fc_, ("file:" + path_).c_str(), nullptr, nullptr);
     if (ret < 0) throw Error(fmt::format("{}: not a video file FFmpeg can read ({})", path_, error_text(ret)));
     clear_logged_error();
-    ret = avformat_find_stream_info(fc_, nullptr);
+    ret = lib().avformat_find_stream_info(fc_, nullptr);
     if (ret < 0)
       throw Error(fmt::format("{}: cannot read the streams of this {} file ({})", path_, fc_->iformat->name,
                               error_text(ret)));
@@ -222,30 +223,30 @@ class AvReader final : public VideoReader {
 
     if (st->codecpar->codec_id == AV_CODEC_ID_NONE)
       throw Error(fmt::format("{}: stream {}: unknown codec (a truncated or damaged file?)", path_, stream_));
-    const AVCodec* codec = avcodec_find_decoder(st->codecpar->codec_id);
+    const AVCodec* codec = lib().avcodec_find_decoder(st->codecpar->codec_id);
     if (!codec)
       throw Error(fmt::format("{}: stream {}: this FFmpeg has no decoder for {} ({})", path_, stream_,
-                              avcodec_get_name(st->codecpar->codec_id), libav_versions()));
-    dec_ = avcodec_alloc_context3(codec);
+                              lib().avcodec_get_name(st->codecpar->codec_id), libav_versions()));
+    dec_ = lib().avcodec_alloc_context3(codec);
     if (!dec_) throw Error(path_ + ": out of memory");
-    ret = avcodec_parameters_to_context(dec_, st->codecpar);
+    ret = lib().avcodec_parameters_to_context(dec_, st->codecpar);
     if (ret < 0) throw Error(fmt::format("{}: stream {}: {}", path_, stream_, error_text(ret)));
     dec_->pkt_timebase = st->time_base;
     dec_->thread_count = static_cast<int>(opts.threads);
     dec_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
     if (opts.hwdec_gpu >= 0) use_gpu_decoder(codec, opts);
     clear_logged_error();
-    ret = avcodec_open2(dec_, codec, nullptr);
+    ret = lib().avcodec_open2(dec_, codec, nullptr);
     if (ret < 0)
       throw Error(fmt::format("{}: cannot open the {} decoder ({})", path_, codec->name, error_text(ret)));
 
     info_.container = fc_->iformat->name;
-    info_.codec = avcodec_get_name(st->codecpar->codec_id);
+    info_.codec = lib().avcodec_get_name(st->codecpar->codec_id);
     if (std::strcmp(codec->name, info_.codec.c_str()) != 0) info_.codec += fmt::format(" ({})", codec->name);
     time_base_ = st->time_base;
     info_.time_base_num = static_cast<unsigned>(std::max(0, time_base_.num));
     info_.time_base_den = static_cast<unsigned>(std::max(0, time_base_.den));
-    const AVRational rate = av_guess_frame_rate(fc_, st, nullptr);
+    const AVRational rate = lib().av_guess_frame_rate(fc_, st, nullptr);
     if (rate.num > 0 && rate.den > 0) {
       info_.fps_num = static_cast<unsigned>(rate.num);
       info_.fps_den = static_cast<unsigned>(rate.den);
@@ -284,7 +285,7 @@ class AvReader final : public VideoReader {
     if (src_fmt_ == AV_PIX_FMT_CUDA) setup_surface(opts);
     else if (hw_device_)  // the hwaccel did not start (profile, size, chroma format, no NVDEC in the driver)
       throw GpuDecodingRefused{fmt::format("NVDEC cannot decode this stream ({} {})", info_.codec,
-                                           av_get_pix_fmt_name(src))};
+                                           lib().av_get_pix_fmt_name(src))};
     Layout l = layout_of(path_, src);
     path_kind_ = l.path;
     info_.format = l.format;
@@ -293,12 +294,13 @@ class AvReader final : public VideoReader {
     if (info_.format.packed_frame_bytes() > io::kMaxFrameBytes)
       throw Error(fmt::format("{}: a {} frame is over the limit of {} bytes", path_, info_.format.describe(),
                               io::kMaxFrameBytes));
-    info_.source_format = av_get_pix_fmt_name(src);
+    info_.source_format = lib().av_get_pix_fmt_name(src);
     info_.conversion = l.note;
     if (src_fmt_ == AV_PIX_FMT_CUDA && l.path != Path::copy)
-      throw GpuDecodingRefused{fmt::format("{} frames are not read from device memory", av_get_pix_fmt_name(src))};
+      throw GpuDecodingRefused{
+          fmt::format("{} frames are not read from device memory", lib().av_get_pix_fmt_name(src))};
     if (src_fmt_ == AV_PIX_FMT_CUDA && opts.gpu_scale) scale_on_gpu(*opts.gpu_scale);
-    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(src);
+    const AVPixFmtDescriptor* d = lib().av_pix_fmt_desc_get(src);
     const bool jpeg_format = std::strncmp(d->name, "yuvj", 4) == 0;
     info_.range = frame_->color_range == AVCOL_RANGE_JPEG || jpeg_format ? ColorRange::full
                   : frame_->color_range == AVCOL_RANGE_MPEG                ? ColorRange::limited
@@ -322,7 +324,7 @@ class AvReader final : public VideoReader {
         throw Error(fmt::format("{}: --stream {}: no such stream ({})", path_, n, stream_list(fc_)));
       const AVCodecParameters* p = fc_->streams[n]->codecpar;
       if (p->codec_type != AVMEDIA_TYPE_VIDEO) {
-        const char* type = av_get_media_type_string(p->codec_type);
+        const char* type = lib().av_get_media_type_string(p->codec_type);
         throw Error(fmt::format("{}: --stream {} is {}, not video ({})", path_, n, type ? type : "not video",
                                 stream_list(fc_)));
       }
@@ -351,11 +353,12 @@ class AvReader final : public VideoReader {
       return false;
     }
     if (frame_->width != width_ || frame_->height != height_ || frame_->format != src_fmt_) {
-      const char* now = av_get_pix_fmt_name(static_cast<AVPixelFormat>(frame_->format));
+      const char* now = lib().av_get_pix_fmt_name(static_cast<AVPixelFormat>(frame_->format));
       throw Error(fmt::format("{}: frame {} is {}x{} {}, the first was {}x{} {} (a change of size or format in the "
                               "stream is not supported{})",
                               path_, frames_, frame_->width, frame_->height, now ? now : "?", width_, height_,
-                              av_get_pix_fmt_name(src_fmt_), hw_device_ ? "; --hwdec none decodes on the CPU" : ""));
+                              lib().av_get_pix_fmt_name(src_fmt_),
+                              hw_device_ ? "; --hwdec none decodes on the CPU" : ""));
     }
 #if EXACTVMAF_AV_HWDEC_CUDA
     // In device memory the format is always "cuda": the stream's own format
@@ -367,8 +370,9 @@ class AvReader final : public VideoReader {
       if (dec_->sw_pix_fmt != stream_sw_format_ || surface != surface_sw_format_)
         throw Error(fmt::format("{}: frame {} decoded on the GPU is {} in {} surfaces, the first was {} in {} (a "
                                 "change of format in the stream is not supported; --hwdec none decodes on the CPU)",
-                                path_, frames_, av_get_pix_fmt_name(dec_->sw_pix_fmt), av_get_pix_fmt_name(surface),
-                                av_get_pix_fmt_name(stream_sw_format_), av_get_pix_fmt_name(surface_sw_format_)));
+                                path_, frames_, lib().av_get_pix_fmt_name(dec_->sw_pix_fmt),
+                                lib().av_get_pix_fmt_name(surface), lib().av_get_pix_fmt_name(stream_sw_format_),
+                                lib().av_get_pix_fmt_name(surface_sw_format_)));
     }
 #endif
     return true;
@@ -379,7 +383,7 @@ class AvReader final : public VideoReader {
   // encode (docs/input.md, "Bad input").
   bool decode() {
     for (;;) {
-      int ret = avcodec_receive_frame(dec_, frame_);
+      int ret = lib().avcodec_receive_frame(dec_, frame_);
       if (ret == 0) {
         check_frame();
         return true;
@@ -392,7 +396,7 @@ class AvReader final : public VideoReader {
       if (flushed_) return false;  // no frame and no more input (cannot happen with a sane decoder)
       clear_logged_error();
       watch_demuxer(fc_);
-      ret = av_read_frame(fc_, pkt_);
+      ret = lib().av_read_frame(fc_, pkt_);
       const std::string complaint = watched_message();
       watch_demuxer(nullptr);
       if (ret == AVERROR_EOF && !complaint.empty()) {
@@ -403,7 +407,7 @@ class AvReader final : public VideoReader {
       }
       if (ret == AVERROR_EOF) {
         clear_logged_error();
-        ret = avcodec_send_packet(dec_, nullptr);
+        ret = lib().avcodec_send_packet(dec_, nullptr);
         flushed_ = true;
         if (ret < 0 && ret != AVERROR_EOF) throw decode_error(ret);
         continue;
@@ -411,19 +415,19 @@ class AvReader final : public VideoReader {
       if (ret < 0)
         throw Error(fmt::format("{}: read error after {} frames ({})", path_, frames_ + pending_, error_text(ret)));
       if (pkt_->stream_index != stream_) {
-        av_packet_unref(pkt_);
+        lib().av_packet_unref(pkt_);
         continue;
       }
       ++packets_;
       if (pkt_->flags & AV_PKT_FLAG_CORRUPT) {
-        av_packet_unref(pkt_);
+        lib().av_packet_unref(pkt_);
         throw Error(fmt::format("{}: packet {} of stream {} is damaged (a truncated or corrupt file?); "
                                 "{} frames decoded before it",
                                 path_, packets_ - 1, stream_, frames_ + pending_));
       }
       clear_logged_error();
-      ret = avcodec_send_packet(dec_, pkt_);
-      av_packet_unref(pkt_);
+      ret = lib().avcodec_send_packet(dec_, pkt_);
+      lib().av_packet_unref(pkt_);
       if (ret < 0 && ret != AVERROR(EAGAIN)) throw decode_error(ret);
     }
   }
@@ -542,7 +546,7 @@ class AvReader final : public VideoReader {
         std::uint8_t* planes[4] = {dst.plane(0), dst.plane(1), dst.plane(2), nullptr};
         int strides[4] = {static_cast<int>(dst.stride(0)), static_cast<int>(dst.stride(1)),
                           static_cast<int>(dst.stride(2)), 0};
-        const int rows = sws_scale(sws_, frame_->data, frame_->linesize, 0, height_, planes, strides);
+        const int rows = lib().sws_scale(sws_, frame_->data, frame_->linesize, 0, height_, planes, strides);
         if (rows != height_)
           throw Error(fmt::format("{}: libswscale failed on frame {} ({})", path_, frames_, error_text(rows)));
         break;
@@ -579,16 +583,16 @@ class AvReader final : public VideoReader {
     gpu_stream_ = std::make_unique<cuda::DecodeStream>(gpu);
     // Our context, given to FFmpeg (its own primary-context setup insists on
     // flags of its choosing and refuses a context the runtime already made).
-    hw_device_ = av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA);
+    hw_device_ = lib().av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA);
     if (!hw_device_) throw Error(path_ + ": out of memory");
     auto* device = reinterpret_cast<AVHWDeviceContext*>(hw_device_->data);
     auto* cuda_device = static_cast<AVCUDADeviceContext*>(device->hwctx);
     cuda_device->cuda_ctx = static_cast<CUcontext>(gpu_stream_->context());
     cuda_device->stream = static_cast<CUstream>(gpu_stream_->stream());
     clear_logged_error();
-    const int ret = av_hwdevice_ctx_init(hw_device_);
+    const int ret = lib().av_hwdevice_ctx_init(hw_device_);
     if (ret < 0) throw GpuDecodingRefused{fmt::format("FFmpeg cannot use GPU {} ({})", gpu, error_text(ret))};
-    dec_->hw_device_ctx = av_buffer_ref(hw_device_);
+    dec_->hw_device_ctx = lib().av_buffer_ref(hw_device_);
     if (!dec_->hw_device_ctx) throw Error(path_ + ": out of memory");
     dec_->get_format = cuda_or_software;
     dec_->thread_count = 1;
@@ -604,8 +608,8 @@ class AvReader final : public VideoReader {
 #if EXACTVMAF_AV_HWDEC_CUDA
     if (!frame_->hw_frames_ctx) throw GpuDecodingRefused{"a frame in device memory without its frames context"};
     const auto* frames = reinterpret_cast<const AVHWFramesContext*>(frame_->hw_frames_ctx->data);
-    const AVPixFmtDescriptor* sw = av_pix_fmt_desc_get(dec_->sw_pix_fmt);
-    const AVPixFmtDescriptor* surface = av_pix_fmt_desc_get(frames->sw_format);
+    const AVPixFmtDescriptor* sw = lib().av_pix_fmt_desc_get(dec_->sw_pix_fmt);
+    const AVPixFmtDescriptor* surface = lib().av_pix_fmt_desc_get(frames->sw_format);
     const int depth = sw ? sw->comp[0].depth : 0;
     surface_sw_format_ = frames->sw_format;
     stream_sw_format_ = dec_->sw_pix_fmt;
@@ -633,7 +637,7 @@ class AvReader final : public VideoReader {
     if ((depth > 8) != wide || depth < 8 || depth > 16)
       throw GpuDecodingRefused{fmt::format("{}-bit {} video in {} surfaces", depth, sw->name, surface->name)};
     info_.hw_decoder = fmt::format("nvdec on GPU {} ({} surfaces)", opts.hwdec_gpu,
-                                   av_get_pix_fmt_name(frames->sw_format));
+                                   lib().av_get_pix_fmt_name(frames->sw_format));
 #else
     (void)opts;
 #endif
@@ -669,14 +673,14 @@ class AvReader final : public VideoReader {
 
 
   void release() {
-    sws_freeContext(sws_);
+    lib().sws_freeContext(sws_);
     sws_ = nullptr;
-    avcodec_free_context(&dec_);
-    avformat_close_input(&fc_);
-    av_frame_free(&frame_);
-    av_packet_free(&pkt_);
+    lib().avcodec_free_context(&dec_);
+    lib().avformat_close_input(&fc_);
+    lib().av_frame_free(&frame_);
+    lib().av_packet_free(&pkt_);
 #if EXACTVMAF_AV_HWDEC_CUDA
-    av_buffer_unref(&hw_device_);
+    lib().av_buffer_unref(&hw_device_);
     gpu_stream_.reset();  // after the decoder, which queues work on it
 #endif
   }
@@ -713,6 +717,7 @@ class AvReader final : public VideoReader {
 bool hwdec_cuda_built() { return EXACTVMAF_AV_HWDEC_CUDA != 0; }
 
 std::unique_ptr<VideoReader> open_av(const std::string& path, const ReaderOptions& opts) {
+  load_library_for(path);
   try {
     return std::make_unique<AvReader>(path, opts);
   } catch (const GpuDecodingRefused& refused) {

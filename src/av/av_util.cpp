@@ -19,6 +19,7 @@ extern "C" {
 #include <fmt/format.h>
 
 #include "av/av_input.hpp"
+#include "av/av_library.hpp"
 #include "exactvmaf/error.hpp"
 
 namespace exactvmaf::av {
@@ -36,14 +37,14 @@ void log_callback(void* avcl, int level, const char* format, va_list args) {
   if (g_print_level >= AV_LOG_QUIET) {
     va_list copy;
     va_copy(copy, args);
-    if (level <= g_print_level) av_log_default_callback(avcl, level, format, copy);
+    if (level <= g_print_level) lib().av_log_default_callback(avcl, level, format, copy);
     va_end(copy);
   }
   const bool watched = avcl != nullptr && avcl == t_watched && level <= AV_LOG_WARNING;
   if (level > AV_LOG_ERROR && !watched) return;
   char line[512];
   int print_prefix = 1;
-  av_log_format_line2(avcl, level, format, args, line, sizeof line, &print_prefix);
+  lib().av_log_format_line2(avcl, level, format, args, line, sizeof line, &print_prefix);
   std::string text(line);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '.')) text.pop_back();
   // "[h264 @ 0x55d0c0a4c2c0] " is noise in a one-line message.
@@ -70,8 +71,8 @@ void install_log_handler() {
       for (const auto& [name, level] : kLevels)
         if (std::strcmp(env, name) == 0) g_print_level = level;
     }
-    av_log_set_level(AV_LOG_WARNING > g_print_level ? AV_LOG_WARNING : g_print_level);
-    av_log_set_callback(log_callback);
+    lib().av_log_set_level(AV_LOG_WARNING > g_print_level ? AV_LOG_WARNING : g_print_level);
+    lib().av_log_set_callback(log_callback);
   });
 }
 
@@ -89,7 +90,7 @@ void clear_logged_error() {
 
 std::string error_text(int averror) {
   char buf[AV_ERROR_MAX_STRING_SIZE] = {0};
-  av_strerror(averror, buf, sizeof buf);
+  lib().av_strerror(averror, buf, sizeof buf);
   std::string text = buf;
   std::lock_guard lock(g_log_mutex);
   if (!g_last_error.empty() && g_last_error != text) text += ": " + g_last_error;
@@ -122,43 +123,43 @@ std::string sws_flags_text(int algorithm_flag) {
 
 SwsContext* make_sws(const std::string& path, int src_w, int src_h, AVPixelFormat src, int dst_w, int dst_h,
                      AVPixelFormat dst, int algorithm_flag, ColorRange range) {
-  SwsContext* s = sws_alloc_context();
+  SwsContext* s = lib().sws_alloc_context();
   if (!s) throw Error(path + ": out of memory for a libswscale context");
   // The options FFmpeg 5.1's scale filter sets (config_props), in its order.
-  av_opt_set_int(s, "srcw", src_w, 0);
-  av_opt_set_int(s, "srch", src_h, 0);
-  av_opt_set_int(s, "src_format", src, 0);
-  av_opt_set_int(s, "dstw", dst_w, 0);
-  av_opt_set_int(s, "dsth", dst_h, 0);
-  av_opt_set_int(s, "dst_format", dst, 0);
-  av_opt_set_int(s, "sws_flags", algorithm_flag | SWS_BITEXACT | SWS_ACCURATE_RND, 0);
-  av_opt_set_double(s, "param0", SWS_PARAM_DEFAULT, 0);
-  av_opt_set_double(s, "param1", SWS_PARAM_DEFAULT, 0);
-  av_opt_set_int(s, "threads", 1, 0);
+  lib().av_opt_set_int(s, "srcw", src_w, 0);
+  lib().av_opt_set_int(s, "srch", src_h, 0);
+  lib().av_opt_set_int(s, "src_format", src, 0);
+  lib().av_opt_set_int(s, "dstw", dst_w, 0);
+  lib().av_opt_set_int(s, "dsth", dst_h, 0);
+  lib().av_opt_set_int(s, "dst_format", dst, 0);
+  lib().av_opt_set_int(s, "sws_flags", algorithm_flag | SWS_BITEXACT | SWS_ACCURATE_RND, 0);
+  lib().av_opt_set_double(s, "param0", SWS_PARAM_DEFAULT, 0);
+  lib().av_opt_set_double(s, "param1", SWS_PARAM_DEFAULT, 0);
+  lib().av_opt_set_int(s, "threads", 1, 0);
   if (range != ColorRange::unknown) {
     // The scale filter passes the frame's range as src_range; we keep it on
     // the output too (the filter would convert full range to limited).
-    av_opt_set_int(s, "src_range", range == ColorRange::full, 0);
-    av_opt_set_int(s, "dst_range", range == ColorRange::full, 0);
+    lib().av_opt_set_int(s, "src_range", range == ColorRange::full, 0);
+    lib().av_opt_set_int(s, "dst_range", range == ColorRange::full, 0);
   }
   // "Override YUV420P default settings to have the correct (MPEG-2) chroma positions."
-  av_opt_set_int(s, "src_h_chr_pos", -513, 0);
-  av_opt_set_int(s, "src_v_chr_pos", src == AV_PIX_FMT_YUV420P ? 128 : -513, 0);
-  av_opt_set_int(s, "dst_h_chr_pos", -513, 0);
-  av_opt_set_int(s, "dst_v_chr_pos", dst == AV_PIX_FMT_YUV420P ? 128 : -513, 0);
+  lib().av_opt_set_int(s, "src_h_chr_pos", -513, 0);
+  lib().av_opt_set_int(s, "src_v_chr_pos", src == AV_PIX_FMT_YUV420P ? 128 : -513, 0);
+  lib().av_opt_set_int(s, "dst_h_chr_pos", -513, 0);
+  lib().av_opt_set_int(s, "dst_v_chr_pos", dst == AV_PIX_FMT_YUV420P ? 128 : -513, 0);
   clear_logged_error();
-  const int ret = sws_init_context(s, nullptr, nullptr);
+  const int ret = lib().sws_init_context(s, nullptr, nullptr);
   if (ret < 0) {
-    sws_freeContext(s);
+    lib().sws_freeContext(s);
     throw Error(fmt::format("{}: libswscale cannot convert {} {}x{} to {} {}x{} ({})", path,
-                            av_get_pix_fmt_name(src), src_w, src_h, av_get_pix_fmt_name(dst), dst_w, dst_h,
+                            lib().av_get_pix_fmt_name(src), src_w, src_h, lib().av_get_pix_fmt_name(dst), dst_w, dst_h,
                             error_text(ret)));
   }
   return s;
 }
 
 std::string scaler_version() {
-  const unsigned v = swscale_version();
+  const unsigned v = lib().swscale_version();
   return fmt::format("libswscale {}.{}.{}", v >> 16, (v >> 8) & 0xff, v & 0xff);
 }
 
@@ -166,8 +167,8 @@ std::string libav_versions() {
   const auto text = [](const char* name, unsigned v) {
     return fmt::format("{} {}.{}.{}", name, v >> 16, (v >> 8) & 0xff, v & 0xff);
   };
-  return text("libavformat", avformat_version()) + ", " + text("libavcodec", avcodec_version()) + ", " +
-         text("libswscale", swscale_version());
+  return text("libavformat", lib().avformat_version()) + ", " + text("libavcodec", lib().avcodec_version()) + ", " +
+         text("libswscale", lib().swscale_version());
 }
 
 }  // namespace exactvmaf::av

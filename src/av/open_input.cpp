@@ -14,6 +14,7 @@ extern "C" {
 #include <fmt/format.h>
 
 #include "av/av_input.hpp"
+#include "av/av_library.hpp"
 #include "av/av_util.hpp"
 #include "exactvmaf/error.hpp"
 #include "io/warnings.hpp"
@@ -48,11 +49,11 @@ bool starts_with_y4m_magic(const std::string& path) {
 std::string probe(const std::string& path) {
   install_log_handler();
   AVIOContext* pb = nullptr;
-  if (avio_open(&pb, ("file:" + path).c_str(), AVIO_FLAG_READ) < 0) return {};  // never another protocol
+  if (lib().avio_open(&pb, ("file:" + path).c_str(), AVIO_FLAG_READ) < 0) return {};  // never another protocol
   const AVInputFormat* fmt = nullptr;
   // av_probe_input_buffer2 returns the score (or an error).
-  const int score = av_probe_input_buffer2(pb, &fmt, path.c_str(), nullptr, 0, 0);
-  avio_closep(&pb);
+  const int score = lib().av_probe_input_buffer2(pb, &fmt, path.c_str(), nullptr, 0, 0);
+  lib().avio_closep(&pb);
   if (score <= AVPROBE_SCORE_RETRY || !fmt) return {};
   if (std::strcmp(fmt->name, "rawvideo") == 0 || std::strcmp(fmt->name, "yuv4mpegpipe") == 0) return {};
   return fmt->name;
@@ -78,7 +79,15 @@ std::unique_ptr<VideoReader> open_input(const std::string& path, const io::RawOp
       throw Error(fmt::format("{}: --stream applies to inputs read through FFmpeg, not to y4m or raw YUV", path));
     return io::open_video_with(path, raw);
   }
-  if (!probe(path).empty()) {
+  // Without FFmpeg's libraries, raw options still read the file as raw YUV.
+  if (!raw.any()) load_library_for(path);
+  bool decodable = false;
+  try {
+    decodable = !probe(path).empty();
+  } catch (const Error&) {
+    if (!raw.any()) throw;
+  }
+  if (decodable) {
     if (raw.any())
       io::warn(fmt::format("{}: a video file FFmpeg reads: ignoring -w/-h/-p/-b for it", path));
     return open_av(path, opts);

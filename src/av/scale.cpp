@@ -12,6 +12,7 @@ extern "C" {
 #include <fmt/format.h>
 
 #include "av/av_input.hpp"
+#include "av/av_library.hpp"
 #include "av/av_util.hpp"
 #include "exactvmaf/error.hpp"
 #include "io/y4m_header.hpp"
@@ -89,8 +90,8 @@ class ScaledReader final : public VideoReader {
     info_.frame_count = src_info.frame_count;
   }
   ~ScaledReader() override {
-    sws_freeContext(convert_);
-    sws_freeContext(scale_);
+    lib().sws_freeContext(convert_);
+    lib().sws_freeContext(scale_);
   }
   ScaledReader(const ScaledReader&) = delete;
   ScaledReader& operator=(const ScaledReader&) = delete;
@@ -130,7 +131,7 @@ class ScaledReader final : public VideoReader {
     int dst_stride[4] = {static_cast<int>(to.stride(0)), static_cast<int>(to.stride(1)),
                          static_cast<int>(to.stride(2)), 0};
     const int h = static_cast<int>(from.format().height);
-    const int rows = sws_scale(s, src, src_stride, 0, h, dst, dst_stride);
+    const int rows = lib().sws_scale(s, src, src_stride, 0, h, dst, dst_stride);
     if (rows <= 0) throw Error(fmt::format("{}: libswscale failed on frame {}", in_->path(), in_->frames_read()));
   }
 
