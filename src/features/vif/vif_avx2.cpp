@@ -169,24 +169,82 @@ EXACTVMAF_TARGET_AVX2 void vertical_wide(const Sample* ref, std::ptrdiff_t ref_s
   if (j < w) statistic_vertical<Scale, Sample, std::uint64_t>(ref, ref_stride, dis, dis_stride, h, i, s, j, w, t);
 }
 
-// The even columns of a (columns 0..7) then b (8..15), each (v + 2^15) >> 16
-// (< 2^16), as eight uint16.
-EXACTVMAF_TARGET_AVX2 inline __m128i even_columns_u16(__m256i a, __m256i b, __m256i evens, __m256i round) {
-  const __m256i ea = _mm256_permutevar8x32_epi32(_mm256_srli_epi32(_mm256_add_epi32(a, round), 16), evens);
-  const __m256i eb = _mm256_permutevar8x32_epi32(_mm256_srli_epi32(_mm256_add_epi32(b, round), 16), evens);
-  const __m256i both = _mm256_permute2x128_si256(ea, eb, 0x20);
-  return _mm_packus_epi32(_mm256_castsi256_si128(both), _mm256_extracti128_si256(both, 1));
+// ---- decimation ----------------------------------------------------------------
+// Both passes on vpmaddwd, two taps per instruction. The vertical pass pairs
+// source rows k and k+1 (16-bit lanes unpacked into 32-bit pairs) and writes
+// a 16-bit row, each value stored - 2^15 (an int16). The horizontal pass
+// needs the even output columns only: a load of that row from column
+// 2 jo + offset, read as 32-bit lanes, holds the pair of columns
+// (2 jo + offset, 2 jo + offset + 1) in lane jo, ready for the step's taps
+// (madd_steps). Sums of biased samples start at 2^31 (the taps sum to 2^16).
+
+// Sixteen samples as 16-bit lanes: 8-bit ones as they are, 16-bit ones - 2^15.
+EXACTVMAF_TARGET_AVX2 inline __m256i load_x16(const std::uint8_t* p) { return load_u8x16(p); }
+EXACTVMAF_TARGET_AVX2 inline __m256i load_x16(const std::uint16_t* p) {
+  return _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+                          _mm256_set1_epi16(static_cast<short>(0x8000)));
 }
 
-// decimate_row, eight columns at a time (tap sums < 2^32 in uint32 lanes);
-// the horizontal pass filters sixteen columns and keeps the even ones.
+// acc + the pairs' products with taps (lo, hi) (taps of 2^15 or more in two halves).
+template <std::uint32_t LoTap, std::uint32_t HiTap>
+EXACTVMAF_TARGET_AVX2 inline __m256i madd_taps(__m256i acc, __m256i pairs) {
+  if constexpr (LoTap < 32768 && HiTap < 32768) {
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi32(static_cast<int>((HiTap << 16) | LoTap))));
+  } else {
+    constexpr std::uint32_t lo1 = LoTap / 2, lo2 = LoTap - LoTap / 2, hi1 = HiTap / 2, hi2 = HiTap - HiTap / 2;
+    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi32(static_cast<int>((hi1 << 16) | lo1))));
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi32(static_cast<int>((hi2 << 16) | lo2))));
+  }
+}
+
+template <int To, class Sample, int K = 0>
+EXACTVMAF_TARGET_AVX2 inline void decimate_vertical_taps(const Sample* const* r, const Sample* const* d, unsigned j,
+                                                         __m256i* acc) {
+  constexpr int width = filter_width(To);
+  if constexpr (K < width) {
+    constexpr std::uint32_t tap_a = filter_tap<To>(K), tap_b = K + 1 < width ? filter_tap<To>(K + 1) : 0u;
+    const __m256i xa = load_x16(r[K] + j), ya = load_x16(d[K] + j);
+    __m256i xb = _mm256_setzero_si256(), yb = xb;  // the unpaired last row meets a zero tap
+    if constexpr (K + 1 < width) {
+      xb = load_x16(r[K + 1] + j);
+      yb = load_x16(d[K + 1] + j);
+    }
+    acc[0] = madd_taps<tap_a, tap_b>(acc[0], _mm256_unpacklo_epi16(xa, xb));
+    acc[1] = madd_taps<tap_a, tap_b>(acc[1], _mm256_unpackhi_epi16(xa, xb));
+    acc[2] = madd_taps<tap_a, tap_b>(acc[2], _mm256_unpacklo_epi16(ya, yb));
+    acc[3] = madd_taps<tap_a, tap_b>(acc[3], _mm256_unpackhi_epi16(ya, yb));
+    decimate_vertical_taps<To, Sample, K + 2>(r, d, j, acc);
+  }
+}
+
+// (lo, hi: the unpacklo/unpackhi sums) + round >> shift (< 2^16), sixteen
+// values in column order (packus keeps each 128-bit half's order), each - 2^15.
+EXACTVMAF_TARGET_AVX2 inline __m256i round_pack_biased(__m256i lo, __m256i hi, __m256i round, __m128i shift) {
+  const __m256i a = _mm256_srl_epi32(_mm256_add_epi32(lo, round), shift);
+  const __m256i b = _mm256_srl_epi32(_mm256_add_epi32(hi, round), shift);
+  return _mm256_xor_si256(_mm256_packus_epi32(a, b), _mm256_set1_epi16(static_cast<short>(0x8000)));
+}
+
+// The horizontal sums of output columns 0-7 (a) and 8-15 (b), each
+// (sum + 2^15) >> 16 < 2^16, as sixteen uint16 in column order (packus
+// interleaves the halves, the permute restores the order).
+EXACTVMAF_TARGET_AVX2 inline __m256i round_pack_outputs(__m256i a, __m256i b) {
+  const __m256i round = _mm256_set1_epi32(32768);
+  const __m256i lo = _mm256_srli_epi32(_mm256_add_epi32(a, round), 16);
+  const __m256i hi = _mm256_srli_epi32(_mm256_add_epi32(b, round), 16);
+  return _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xd8);
+}
+
 template <int To, class Sample>
-EXACTVMAF_TARGET_AVX2 void decimate_row_wide(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
-                                             std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
-                                             unsigned bpc, const ConvolveRow& t, std::uint16_t* out_ref,
-                                             std::uint16_t* out_dis) {
+EXACTVMAF_TARGET_AVX2 void decimate_row_x16(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                            std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i, unsigned bpc,
+                                            std::uint16_t* row_ref, std::uint16_t* row_dis, std::uint16_t* out_ref,
+                                            std::uint16_t* out_dis) {
+  static_assert(madd_steps_are_the_filter<To>());
   constexpr int width = filter_width(To), radius = width / 2;
-  const unsigned shift = To == 1 ? bpc : 16;
+  constexpr MaddSteps steps = madd_steps<To>();
+  const unsigned shift = decimation_vertical_shift(To, bpc);
+  const std::uint32_t round = std::uint32_t{1} << (shift - 1);
   const Sample* r[width];
   const Sample* d[width];
   for (int k = 0; k < width; ++k) {
@@ -194,60 +252,52 @@ EXACTVMAF_TARGET_AVX2 void decimate_row_wide(const Sample* ref, std::ptrdiff_t r
     r[k] = ref + row * ref_stride;
     d[k] = dis + row * dis_stride;
   }
-  const __m256i zero = _mm256_setzero_si256();
-  const __m256i v_round = _mm256_set1_epi32(static_cast<int>(1u << (shift - 1)));
+  const __m256i start = _mm256_set1_epi32(sizeof(Sample) == 1 ? 0 : static_cast<int>(0x80000000u));
+  const __m256i v_round = _mm256_set1_epi32(static_cast<int>(round));
   const __m128i v_shift = _mm_cvtsi32_si128(static_cast<int>(shift));
   unsigned j = 0;
-  for (; j + 8 <= w; j += 8) {
-    __m256i ar = zero, ad = zero;
-    for (int k = 0; k < width; ++k) {
-      const __m256i tap = _mm256_set1_epi32(static_cast<int>(filter_tap<To>(k)));
-      ar = _mm256_add_epi32(ar, _mm256_mullo_epi32(load_x8(r[k] + j), tap));
-      ad = _mm256_add_epi32(ad, _mm256_mullo_epi32(load_x8(d[k] + j), tap));
-    }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.ref + row_pad + j),
-                        _mm256_srl_epi32(_mm256_add_epi32(ar, v_round), v_shift));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.dis + row_pad + j),
-                        _mm256_srl_epi32(_mm256_add_epi32(ad, v_round), v_shift));
+  for (; j + 16 <= w; j += 16) {
+    __m256i acc[4] = {start, start, start, start};
+    decimate_vertical_taps<To, Sample>(r, d, j, acc);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(row_ref + row_pad + j),
+                        round_pack_biased(acc[0], acc[1], v_round, v_shift));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(row_dis + row_pad + j),
+                        round_pack_biased(acc[2], acc[3], v_round, v_shift));
   }
   for (; j < w; ++j) {
-    std::uint32_t ar = 0, ad = 0;
-    for (int k = 0; k < width; ++k) {
-      ar += filter_tap<To>(k) * static_cast<std::uint32_t>(r[k][j]);
-      ad += filter_tap<To>(k) * static_cast<std::uint32_t>(d[k][j]);
-    }
-    t.ref[row_pad + j] = static_cast<std::uint16_t>((ar + (1u << (shift - 1))) >> shift);
-    t.dis[row_pad + j] = static_cast<std::uint16_t>((ad + (1u << (shift - 1))) >> shift);
+    const unsigned vr = decimation_sample<To>([&](int k) { return r[k][j]; }, shift, round);
+    const unsigned vd = decimation_sample<To>([&](int k) { return d[k][j]; }, shift, round);
+    row_ref[row_pad + j] = static_cast<std::uint16_t>(vr ^ 0x8000u);
+    row_dis[row_pad + j] = static_cast<std::uint16_t>(vd ^ 0x8000u);
   }
-  pad_row(t.ref, w, radius);
-  pad_row(t.dis, w, radius);
+  pad_row(row_ref, w, radius);
+  pad_row(row_dis, w, radius);
   const unsigned wo = w / 2;
-  const __m256i round16 = _mm256_set1_epi32(32768);
-  const __m256i evens = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+  const __m256i bias_start = _mm256_set1_epi32(static_cast<int>(0x80000000u));
   unsigned jo = 0;
-  // Sixteen source columns 2 jo .. 2 jo + 15 read up to 2 jo + 15 + radius <= w - 1 + radius.
-  for (; jo + 8 <= wo && 2 * jo + 16 <= w; jo += 8) {
+  // Sixteen outputs (two vectors of eight) read 32 entries from column
+  // 2 jo - radius + offset (offset <= 2 radius): up to the last padded
+  // column, w + radius - 1, while jo + 16 <= w / 2.
+  for (; jo + 16 <= wo; jo += 16) {
     const unsigned base = row_pad + 2 * jo - radius;
-    __m256i r0 = zero, r1 = zero, d0 = zero, d1 = zero;
-    for (int k = 0; k < width; ++k) {
-      const __m256i tap = _mm256_set1_epi32(static_cast<int>(filter_tap<To>(k)));
-      r0 = _mm256_add_epi32(r0, _mm256_mullo_epi32(load_u32x8(t.ref + base + k), tap));
-      r1 = _mm256_add_epi32(r1, _mm256_mullo_epi32(load_u32x8(t.ref + base + k + 8), tap));
-      d0 = _mm256_add_epi32(d0, _mm256_mullo_epi32(load_u32x8(t.dis + base + k), tap));
-      d1 = _mm256_add_epi32(d1, _mm256_mullo_epi32(load_u32x8(t.dis + base + k + 8), tap));
+    __m256i ar[2] = {bias_start, bias_start}, ad[2] = {bias_start, bias_start};
+    for (int m = 0; m < steps.count; ++m) {
+      const __m256i taps = _mm256_set1_epi32(static_cast<int>((steps.step[m].hi << 16) | steps.step[m].lo));
+      const unsigned at = base + static_cast<unsigned>(steps.step[m].offset);
+      for (int v = 0; v < 2; ++v) {
+        const auto* pr = reinterpret_cast<const __m256i*>(row_ref + at + 16 * v);
+        const auto* pd = reinterpret_cast<const __m256i*>(row_dis + at + 16 * v);
+        ar[v] = _mm256_add_epi32(ar[v], _mm256_madd_epi16(_mm256_loadu_si256(pr), taps));
+        ad[v] = _mm256_add_epi32(ad[v], _mm256_madd_epi16(_mm256_loadu_si256(pd), taps));
+      }
     }
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out_ref + jo), even_columns_u16(r0, r1, evens, round16));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out_dis + jo), even_columns_u16(d0, d1, evens, round16));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out_ref + jo), round_pack_outputs(ar[0], ar[1]));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out_dis + jo), round_pack_outputs(ad[0], ad[1]));
   }
   for (; jo < wo; ++jo) {
     const unsigned base = row_pad + 2 * jo - radius;
-    std::uint32_t ar = 0, ad = 0;
-    for (int k = 0; k < width; ++k) {
-      ar += filter_tap<To>(k) * t.ref[base + k];
-      ad += filter_tap<To>(k) * t.dis[base + k];
-    }
-    out_ref[jo] = static_cast<std::uint16_t>((ar + 32768) >> 16);
-    out_dis[jo] = static_cast<std::uint16_t>((ad + 32768) >> 16);
+    out_ref[jo] = decimation_sample<To>([&](int k) { return row_ref[base + k] ^ 0x8000u; }, 16, 32768);
+    out_dis[jo] = decimation_sample<To>([&](int k) { return row_dis[base + k] ^ 0x8000u; }, 16, 32768);
   }
 }
 
@@ -565,10 +615,13 @@ EXACTVMAF_TARGET_AVX2 Residuals statistic(const Sample* ref, std::ptrdiff_t ref_
 template <int To, class Sample>
 EXACTVMAF_TARGET_AVX2 void decimate(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
                                     std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc,
-                                    const ConvolveRow& t, std::uint16_t* out_ref, std::uint16_t* out_dis) {
+                                    std::uint16_t* out_ref, std::uint16_t* out_dis) {
+  std::uint16_t* row_ref = decimation_rows(w);
+  std::uint16_t* row_dis = row_ref + decimation_row_stride(w);
   const unsigned wo = w / 2;
   for (unsigned i = 0; i < h / 2; ++i)
-    decimate_row_wide<To>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, t, out_ref + i * wo, out_dis + i * wo);
+    decimate_row_x16<To>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, row_ref, row_dis, out_ref + i * wo,
+                         out_dis + i * wo);
 }
 
 Residuals statistic_u8(int scale, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
@@ -590,15 +643,15 @@ void decimate_u8(int to, const std::uint8_t* ref, std::ptrdiff_t ref_stride, con
                  std::ptrdiff_t dis_stride, unsigned w, unsigned h, const ConvolveRow& t, std::uint16_t* out_ref,
                  std::uint16_t* out_dis) {
   (void)to;  // 8-bit samples are decimated to scale 1 only
-  decimate<1>(ref, ref_stride, dis, dis_stride, w, h, 8, t, out_ref, out_dis);
+  (void)t;   // the 16-bit rows of decimation_rows() instead
+  decimate<1>(ref, ref_stride, dis, dis_stride, w, h, 8, out_ref, out_dis);
 }
 
 void decimate_u16(int to, const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
                   std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, const ConvolveRow& t,
                   std::uint16_t* out_ref, std::uint16_t* out_dis) {
-  at_scale<1>(to, [&](auto s) {
-    decimate<s.value>(ref, ref_stride, dis, dis_stride, w, h, bpc, t, out_ref, out_dis);
-  });
+  (void)t;
+  at_scale<1>(to, [&](auto s) { decimate<s.value>(ref, ref_stride, dis, dis_stride, w, h, bpc, out_ref, out_dis); });
 }
 
 }  // namespace

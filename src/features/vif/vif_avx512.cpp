@@ -22,7 +22,6 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <vector>
 
 namespace exactvmaf::vif {
 namespace {
@@ -490,41 +489,31 @@ EXACTVMAF_TARGET_AVX512 void decimate_row_x32(const Sample* ref, std::ptrdiff_t 
   }
 }
 
-// The two 16-bit rows (w + 2 row_pad entries and some slack), kept per
-// thread: a fresh allocation per call costs page faults at 4K.
-std::uint16_t* decimation_rows(unsigned w) {
-  static thread_local std::vector<std::uint16_t> rows;
-  const std::size_t n = w + 2 * row_pad + 32;
-  if (rows.size() < 2 * n) rows.resize(2 * n);
-  return rows.data();
-}
-
-template <class Sample>
-EXACTVMAF_TARGET_AVX512 void decimate(int to, const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+template <int To, class Sample>
+EXACTVMAF_TARGET_AVX512 void decimate(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
                                       std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc,
                                       std::uint16_t* out_ref, std::uint16_t* out_dis) {
   std::uint16_t* row_ref = decimation_rows(w);
-  std::uint16_t* row_dis = row_ref + (w + 2 * row_pad + 32);
+  std::uint16_t* row_dis = row_ref + decimation_row_stride(w);
   const unsigned wo = w / 2;
-  at_scale<1>(to, [&](auto s) {
-    for (unsigned i = 0; i < h / 2; ++i)
-      decimate_row_x32<s.value>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, row_ref, row_dis, out_ref + i * wo,
-                                out_dis + i * wo);
-  });
+  for (unsigned i = 0; i < h / 2; ++i)
+    decimate_row_x32<To>(ref, ref_stride, dis, dis_stride, w, h, i, bpc, row_ref, row_dis, out_ref + i * wo,
+                         out_dis + i * wo);
 }
 
 void decimate_u8(int to, const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
                  std::ptrdiff_t dis_stride, unsigned w, unsigned h, const ConvolveRow& t, std::uint16_t* out_ref,
                  std::uint16_t* out_dis) {
-  (void)t;  // the 16-bit rows of decimation_rows() instead
-  decimate(to, ref, ref_stride, dis, dis_stride, w, h, 8, out_ref, out_dis);
+  (void)to;  // 8-bit samples are decimated to scale 1 only
+  (void)t;   // the 16-bit rows of decimation_rows() instead
+  decimate<1>(ref, ref_stride, dis, dis_stride, w, h, 8, out_ref, out_dis);
 }
 
 void decimate_u16(int to, const std::uint16_t* ref, std::ptrdiff_t ref_stride, const std::uint16_t* dis,
                   std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc, const ConvolveRow& t,
                   std::uint16_t* out_ref, std::uint16_t* out_dis) {
   (void)t;
-  decimate(to, ref, ref_stride, dis, dis_stride, w, h, bpc, out_ref, out_dis);
+  at_scale<1>(to, [&](auto s) { decimate<s.value>(ref, ref_stride, dis, dis_stride, w, h, bpc, out_ref, out_dis); });
 }
 
 Residuals accumulate_pixels(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,

@@ -31,6 +31,12 @@ const std::uint16_t* log2_table() {
   return table.data();
 }
 
+std::uint16_t* decimation_rows(unsigned w) {
+  static thread_local std::vector<std::uint16_t> rows;
+  if (rows.size() < 2 * decimation_row_stride(w)) rows.resize(2 * decimation_row_stride(w));
+  return rows.data();
+}
+
 namespace {
 // Names as upstream's collector prints them (its aliases of
 // VMAF_integer_feature_vif_scaleN_score), in upstream's order.

@@ -70,6 +70,12 @@ constexpr bool madd_steps_are_the_filter() {
   return sum[filter_width(Scale)] == 0;
 }
 
+// The SIMD decimations' two 16-bit rows (w + 2 row_pad entries each, and
+// slack), kept per thread: a fresh allocation per call costs page faults at
+// 4K. The second row starts at decimation_row_stride(w). vif_cpu.cpp.
+std::uint16_t* decimation_rows(unsigned w);
+inline std::size_t decimation_row_stride(unsigned w) { return w + 2 * row_pad + 32; }
+
 struct Kernels {
   const char* name;
   // The statistic of one whole scale (rows 0..h-1), the sum of statistic_row
