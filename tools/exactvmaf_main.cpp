@@ -246,7 +246,6 @@ int run_cli(const Settings& s) {
                                 *s.stream));
   if (s.scale_both && !s.scale) throw ev::Error("--scale_both needs --scale WxH");
   // An input decoded on the GPU did its --scale WxH there.
-  const auto on_gpu = [](const ev::VideoReader& r) { return r.info().hw_decoder.rfind("nvdec", 0) == 0; };
   if (scale_req) {
     const ev::av::ScaleRequest& req = *scale_req;
     ev::av::ScaleStep step;
@@ -267,8 +266,8 @@ int run_cli(const Settings& s) {
     } else {
       step.width = req.width;
       step.height = req.height;
-      if (!on_gpu(*dist)) dist = ev::av::scale_reader(std::move(dist), step);
-      if (s.scale_both && !on_gpu(*ref)) ref = ev::av::scale_reader(std::move(ref), step);
+      if (!dist->info().decoded_on_gpu()) dist = ev::av::scale_reader(std::move(dist), step);
+      if (s.scale_both && !ref->info().decoded_on_gpu()) ref = ev::av::scale_reader(std::move(ref), step);
       scaling = fmt::format("{}x{}:{}{}", req.width, req.height, ev::av::scale_algorithm_name(req.algorithm),
                             s.scale_both ? " both" : " distorted");
     }

@@ -49,6 +49,8 @@ struct VideoInfo {
   // the GPU's decoder was not used ("hwdec: ...", frames decoded on the CPU).
   std::string hw_decoder;
   std::uint64_t device_frames = 0;
+  // Whether the frames come decoded on a GPU, in device memory.
+  bool decoded_on_gpu() const { return hw_decoder.rfind("nvdec", 0) == 0; }
 };
 
 class VideoReader {

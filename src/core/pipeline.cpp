@@ -319,8 +319,7 @@ class ReaderPairSource final : public pipeline::PairSource {
 
   bool host_frames_only() const override {
     // A reader that decodes on the GPU (--hwdec cuda) gives device frames.
-    const auto on_gpu = [](const VideoReader& r) { return r.info().hw_decoder.rfind("nvdec", 0) == 0; };
-    return !on_gpu(ref_) && !on_gpu(dist_);
+    return !ref_.info().decoded_on_gpu() && !dist_.info().decoded_on_gpu();
   }
 
   void use_memory(const HostMemory& memory, std::size_t buffers) override {
