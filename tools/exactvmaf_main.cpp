@@ -350,7 +350,7 @@ int run_cli(const Settings& s) {
     std::fprintf(stderr, "exactvmaf %s (numerics %s): %s of %s, %s, %u threads, %.1f fps\n", ev::version(),
                  ev::kNumerics, frames_text(result.frames).c_str(), result.format.describe().c_str(),
                  ev::backend_name(result.backend), result.threads, result.fps);
-    if (result.cpu_head_frames) {
+    if (result.cpu_head_frames && result.backend == ev::Backend::cuda) {
       std::uint64_t on_gpus = 0;
       for (const std::uint64_t n : result.cuda_gpu_frames) on_gpus += n;
       std::fprintf(stderr, "  %s scored on the cpu while CUDA started, %llu on the GPU\n",

@@ -101,8 +101,9 @@ struct RunResult {
   // frames each of these entries scored.
   std::vector<int> cuda_gpus;
   std::vector<std::uint64_t> cuda_gpu_frames;
-  // cuda: the first frames, scored on CPU threads while the device started
-  // (RunOptions::cpu_while_cuda_starts); the others are in cuda_gpu_frames.
+  // The first frames, scored on CPU threads while the device started
+  // (RunOptions::cpu_while_cuda_starts); with cuda the others are in
+  // cuda_gpu_frames, after an `auto` fallback the cpu workers scored them.
   std::uint64_t cpu_head_frames = 0;
   // cuda: whether the kernels ran fp64-free (DeviceFp64), and their island
   // counts: evaluated on fp32 pairs, of those replayed in integer binary64,

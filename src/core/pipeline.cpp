@@ -171,6 +171,19 @@ BackendStart start_backend(const RunOptions& opts, const std::vector<FeatureRequ
   return s;
 }
 
+std::optional<pipeline::testing::FakeCudaStart> g_fake_cuda_start;  // pipeline::testing
+
+// The start the head threads hide: start_backend, or the tests' stand-in.
+BackendStart start_backend_behind_head(const RunOptions& opts, const std::vector<FeatureRequest>& requests,
+                                       const VideoFormat& fmt) {
+  if (!g_fake_cuda_start) return start_backend(opts, requests, fmt);
+  std::this_thread::sleep_for(g_fake_cuda_start->delay);
+  if (!g_fake_cuda_start->error.empty()) throw Error(g_fake_cuda_start->error);
+  BackendStart s;
+  s.warning = "--backend auto: running on the cpu: a test's stand-in for the CUDA start";
+  return s;
+}
+
 // Head threads at most: each makes every feature's CPU worker (tens of MB of
 // scratch at 1080p), and the driver's ~0.2 s is about one 4K frame per thread.
 constexpr unsigned kMaxHeadThreads = 16;
@@ -181,6 +194,7 @@ constexpr unsigned kMaxHeadThreads = 16;
 bool cpu_head_wanted(const RunOptions& opts, const std::vector<FeatureRequest>& requests,
                      const pipeline::PairSource& source) {
   if (!opts.cpu_while_cuda_starts || opts.backend == Backend::cpu || opts.gpus.empty()) return false;
+  if (g_fake_cuda_start) return source.host_frames_only();
   if (!source.host_frames_only() || cuda::driver_started()) return false;
   return std::all_of(requests.begin(), requests.end(), [](const FeatureRequest& r) { return r.info->has_cuda; });
 }
@@ -508,7 +522,7 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
     // them in their factory, while the head threads score frames.
     starting = std::async(std::launch::async, [&opts, &requests, &fmt, &source, &cuda_totals, cuda_pool_size] {
                  FpEnvGuard env;
-                 BackendStart s = start_backend(opts, requests, fmt);
+                 BackendStart s = start_backend_behind_head(opts, requests, fmt);
                  if (s.backend == Backend::cuda) {
                    cuda_totals.entry_frames.assign(s.gpus.size(), 0);
                    // Registered portable: every device copies from it.
@@ -532,7 +546,7 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   if (head) {
     started = starting.get();  // ready: the workers waited for it (rethrows a required device's error)
     if (!started.warning.empty() && opts.on_warning) opts.on_warning(started.warning);
-    if (started.backend == Backend::cuda) result.cpu_head_frames = head_frames;
+    result.cpu_head_frames = head_frames;
   }
   result.backend = started.backend;
   result.threads = !head ? plan.threads : started.backend == Backend::cuda ? cuda_threads : cpu_plan.threads;
@@ -555,6 +569,10 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   result.fps = result.seconds > 0 ? static_cast<double>(result.frames) / result.seconds : 0;
   return result;
 }
+
+namespace pipeline::testing {
+void set_fake_cuda_start(std::optional<FakeCudaStart> fake) { g_fake_cuda_start = std::move(fake); }
+}  // namespace pipeline::testing
 
 RunResult run(VideoReader& ref, VideoReader& dist, std::vector<FeatureRequest> features,
               const RunOptions& opts) {

@@ -1,10 +1,13 @@
 // The frame pipeline behind run(), for callers that bring their own frames
 // (the libvmaf C API pushes pictures one pair at a time).
 #pragma once
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "exactvmaf/frame.hpp"
@@ -64,5 +67,19 @@ struct Hooks {
 // order; the result is the same for every thread count and backend.
 RunResult run_pairs(PairSource& source, const VideoFormat& fmt, std::vector<FeatureRequest> features,
                     const RunOptions& opts, const Hooks& hooks = {});
+
+namespace testing {
+// A stand-in for the CUDA backend's start, so that core tests run the head
+// threads' path (RunOptions::cpu_while_cuda_starts) without a GPU. While
+// set, run_pairs takes the driver as not started and every feature as having
+// CUDA; the start sleeps `delay`, then throws Error(`error`) when it is not
+// empty, else falls back to the cpu with a warning, as `auto` does without a
+// device. For tests only: set it before a run and reset it after.
+struct FakeCudaStart {
+  std::chrono::milliseconds delay{0};
+  std::string error;
+};
+void set_fake_cuda_start(std::optional<FakeCudaStart> fake);
+}  // namespace testing
 
 }  // namespace exactvmaf::pipeline

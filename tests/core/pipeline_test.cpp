@@ -9,6 +9,7 @@
 
 #include <xmmintrin.h>
 
+#include "core/pipeline.hpp"
 #include "numeric/fpenv.hpp"
 #include "support/fixtures.hpp"
 #include "support/synthetic.hpp"
@@ -297,6 +298,121 @@ TEST(Pipeline, AReadErrorReachesTheCaller) {
   SyntheticReader dist("dist", small_format(), 100, ramp);
   try {
     run(ref, dist, probe_request(), {});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "broken.yuv: truncated frame 3");
+  }
+}
+
+// ---- CPU threads while CUDA starts: the head path, with a stand-in start -----
+
+// The probe, 2 ms a frame: slow enough that the head threads score frames
+// before the stand-in start ends.
+class SlowProbeExtractor final : public FeatureExtractor {
+ public:
+  std::vector<std::string> init(const VideoFormat& f) override { return probe_.init(f); }
+  std::unique_ptr<FeatureWorker> make_worker() override {
+    class Slow final : public FeatureWorker {
+     public:
+      void extract(const FrameInput& in, FrameOutput& out) override {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        probe_.extract(in, out);
+      }
+
+     private:
+      ProbeWorker probe_;
+    };
+    return std::make_unique<Slow>();
+  }
+  unsigned history() const override { return 2; }
+
+ private:
+  ProbeExtractor probe_;
+};
+
+std::vector<FeatureRequest> slow_probe_request() {
+  static const FeatureInfo info = [] {
+    FeatureInfo f;
+    f.name = "slow_probe";
+    f.create = [](const OptionValues&) { return std::make_unique<SlowProbeExtractor>(); };
+    return f;
+  }();
+  return {FeatureRequest{&info, OptionValues(&info.options)}};
+}
+
+// Sets the stand-in for one test.
+struct FakeCudaStartScope {
+  explicit FakeCudaStartScope(pipeline::testing::FakeCudaStart f) { pipeline::testing::set_fake_cuda_start(f); }
+  ~FakeCudaStartScope() { pipeline::testing::set_fake_cuda_start(std::nullopt); }
+};
+
+RunOptions head_options(Backend backend) {
+  RunOptions o;
+  o.backend = backend;
+  o.gpus = {0};
+  o.cpu_while_cuda_starts = true;
+  o.threads = 3;
+  return o;
+}
+
+void expect_probe_values(const RunResult& r, std::uint64_t frames) {
+  ASSERT_EQ(r.frames, frames);
+  for (std::uint64_t i = 0; i < frames; ++i) {
+    ASSERT_EQ(*r.scores.get(0, i), ramp(i, 0, 0, 0)) << "frame " << i;
+    ASSERT_EQ(*r.scores.get(1, i), i >= 1 ? ramp(i - 1, 0, 0, 0) : -1.0) << "frame " << i;
+    ASSERT_EQ(*r.scores.get(2, i), i >= 2 ? ramp(i - 2, 0, 0, 0) : -1.0) << "frame " << i;
+  }
+}
+
+TEST(PipelineHead, CpuThreadsScoreWhileTheStartRunsThenTheCpuWorkersTakeOver) {
+  const FakeCudaStartScope fake({std::chrono::milliseconds(150), ""});
+  SyntheticReader ref("ref", small_format(), 400, ramp), dist("dist", small_format(), 400, ramp);
+  RunOptions o = head_options(Backend::automatic);
+  o.threads = 2;  // at most 2 head threads: 400 frames take them 400 ms or more
+  std::vector<std::string> warnings;
+  o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+  const RunResult r = run(ref, dist, slow_probe_request(), o);
+  expect_probe_values(r, 400);
+  EXPECT_EQ(r.backend, Backend::cpu);
+  // The head scored the frames of the start's 150 ms, the workers the rest.
+  EXPECT_GE(r.cpu_head_frames, 1u);
+  EXPECT_LT(r.cpu_head_frames, 400u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("running on the cpu"), std::string::npos) << warnings[0];
+}
+
+TEST(PipelineHead, OffOrCpuBackendKeepsTheHeadOut) {
+  const FakeCudaStartScope fake({std::chrono::milliseconds(50), ""});
+  // The option off with auto; on with the cpu backend.
+  for (const bool cpu_backend : {false, true}) {
+    SyntheticReader ref("ref", small_format(), 20, ramp), dist("dist", small_format(), 20, ramp);
+    RunOptions o = head_options(cpu_backend ? Backend::cpu : Backend::automatic);
+    o.cpu_while_cuda_starts = cpu_backend;
+    const RunResult r = run(ref, dist, slow_probe_request(), o);
+    expect_probe_values(r, 20);
+    EXPECT_EQ(r.cpu_head_frames, 0u) << (cpu_backend ? "cpu backend" : "option off");
+  }
+}
+
+TEST(PipelineHead, AFailedStartUnderCudaIsTheRunsErrorEvenAfterTheHeadScoredEveryFrame) {
+  for (const auto delay : {std::chrono::milliseconds(0), std::chrono::milliseconds(300)}) {
+    const FakeCudaStartScope fake({delay, "--backend cuda: no CUDA device (a test's stand-in)"});
+    SyntheticReader ref("ref", small_format(), 30, ramp), dist("dist", small_format(), 30, ramp);
+    try {
+      run(ref, dist, slow_probe_request(), head_options(Backend::cuda));
+      FAIL() << "no error, delay " << delay.count() << " ms";
+    } catch (const Error& e) {
+      EXPECT_STREQ(e.what(), "--backend cuda: no CUDA device (a test's stand-in)");
+    }
+  }
+}
+
+TEST(PipelineHead, AReadErrorDuringTheHeadReachesTheCaller) {
+  const FakeCudaStartScope fake({std::chrono::milliseconds(100), ""});
+  FailingReader ref(small_format());
+  SyntheticReader dist("dist", small_format(), 100, ramp);
+  try {
+    run(ref, dist, slow_probe_request(), head_options(Backend::automatic));
     FAIL();
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "broken.yuv: truncated frame 3");
