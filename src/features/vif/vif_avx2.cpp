@@ -8,6 +8,7 @@
 #if EXACTVMAF_SIMD_X86
 #include <immintrin.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace exactvmaf::vif {
@@ -524,7 +525,6 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_
   static_assert(madd_steps_are_the_filter<Scale>());
   constexpr int radius = filter_width(Scale) / 2;
   constexpr MaddSteps steps = madd_steps<Scale>();
-  make_pair_rows(t, row_pad - radius, row_pad + w + radius, pairs);
   const __m256i zero = _mm256_setzero_si256();
   const __m256i nsq_minus_1 = _mm256_set1_epi32(sigma_nsq - 1);
   const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
@@ -536,8 +536,13 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_
   const bool vector_log = Scale == 0 && vector_log_branch(gain_limit, log2_table);
   const __m256d limit = _mm256_set1_pd(gain_limit);
   LogSums log_sums{zero, zero};
+  // The pair rows are made for a chunk of output columns at a time (those
+  // its taps reach), used while they are in the L1 cache.
+  constexpr unsigned chunk = 256;
+  const unsigned w8 = w & ~7u;
   unsigned j = 0;
-  for (; j + 8 <= w; j += 8) {
+  for (; j < w8; j += 8) {
+    if (j % chunk == 0) make_pair_rows(t, row_pad + j - radius, row_pad + std::min(j + chunk, w8) + radius, pairs);
     const unsigned base = row_pad + j - radius;
     __m256i acc[kPairRows];  // starting at the bias: the 2^31 the sums need back (modulo 2^32)
     for (int r = 0; r < kPairRows; ++r) acc[r] = bias;
