@@ -184,9 +184,12 @@ BackendStart start_backend_behind_head(const RunOptions& opts, const std::vector
   return s;
 }
 
-// Head threads at most: each makes every feature's CPU worker (tens of MB of
-// scratch at 1080p), and the driver's ~0.2 s is about one 4K frame per thread.
-constexpr unsigned kMaxHeadThreads = 16;
+// Head threads at most. Each makes every feature's CPU worker and faults in
+// its scratch (tens of MB at 1080p) while the driver starts and page-locks
+// memory: measured on an H100, 15 head threads delayed the device by
+// 20-320 ms and halved its rate after the hand-over, where 2 or 4 brought
+// the first 1080p frame from ~260 ms to ~100 ms with whole runs unchanged.
+constexpr unsigned kMaxHeadThreads = 4;
 
 // Whether CPU threads score the first frames while the CUDA backend starts
 // (RunOptions::cpu_while_cuda_starts): only where the start is worth hiding
