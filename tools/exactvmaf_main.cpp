@@ -459,8 +459,8 @@ void add_options(CLI::App& app, Settings& s) {
                  "no fp64; with --backend cpu the CPU runs that arithmetic), auto (off where fp64 is slower than 1/8 "
                  "of fp32; default); same bits in every case");
   app.add_option("--cpu_while_cuda_starts", s.cpu_while_cuda_starts,
-                 "on: with --backend cuda/auto, CPU threads score the first frames while the CUDA driver starts "
-                 "(same bits), then hand over to the device (first frame sooner, whole run slower for now: "
+                 "on: with --backend cuda/auto, up to 4 CPU threads score the first frames while the CUDA driver "
+                 "starts (same bits), then hand over to the device (the first 1080p frame ~150 ms sooner: "
                  "docs/cuda.md); off (default): wait for the device");
   app.add_option("--simd", s.simd, "CPU kernels: auto (best this CPU has), avx512, avx2 or scalar; same bits in every case");
   app.add_flag("--no-simd", s.no_simd, "same as --simd scalar");
