@@ -78,14 +78,10 @@ EXACTVMAF_TARGET_AVX2 inline void vertical_s0_u8_half(const std::uint8_t* const*
 EXACTVMAF_TARGET_AVX2 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
                                           std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
                                           const StatRow& t) {
-  constexpr int width = filter_width(0), radius = width / 2;
+  constexpr int width = filter_width(0);
   const std::uint8_t* r[width];
   const std::uint8_t* d[width];
-  for (int k = 0; k < width; ++k) {
-    const std::ptrdiff_t row = mirror(static_cast<int>(i) - radius + k, static_cast<int>(h));
-    r[k] = ref + row * ref_stride;
-    d[k] = dis + row * dis_stride;
-  }
+  filter_rows<width>(ref, ref_stride, dis, dis_stride, static_cast<int>(i), h, r, d);
   const __m256i bias32 = _mm256_set1_epi32(static_cast<int>(0x80000000u));
   const __m256i round_mu = _mm256_set1_epi32(128);
   const __m256i zero = _mm256_setzero_si256();
@@ -127,14 +123,10 @@ template <int Scale, class Sample>
 EXACTVMAF_TARGET_AVX2 void vertical_wide(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
                                          std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
                                          VerticalShifts s, const StatRow& t) {
-  constexpr int width = filter_width(Scale), radius = width / 2;
+  constexpr int width = filter_width(Scale);
   const Sample* r[width];
   const Sample* d[width];
-  for (int k = 0; k < width; ++k) {
-    const std::ptrdiff_t row = mirror(static_cast<int>(i) - radius + k, static_cast<int>(h));
-    r[k] = ref + row * ref_stride;
-    d[k] = dis + row * dis_stride;
-  }
+  filter_rows<width>(ref, ref_stride, dis, dis_stride, static_cast<int>(i), h, r, d);
   const __m256i zero = _mm256_setzero_si256();
   const __m256i mu_round = _mm256_set1_epi32(static_cast<int>(s.mu_round));
   const __m128i mu_shift = _mm_cvtsi32_si128(static_cast<int>(s.mu_shift));
@@ -248,11 +240,7 @@ EXACTVMAF_TARGET_AVX2 void decimate_row_x16(const Sample* ref, std::ptrdiff_t re
   const std::uint32_t round = std::uint32_t{1} << (shift - 1);
   const Sample* r[width];
   const Sample* d[width];
-  for (int k = 0; k < width; ++k) {
-    const std::ptrdiff_t row = mirror(2 * static_cast<int>(i) - radius + k, static_cast<int>(h));
-    r[k] = ref + row * ref_stride;
-    d[k] = dis + row * dis_stride;
-  }
+  filter_rows<width>(ref, ref_stride, dis, dis_stride, 2 * static_cast<int>(i), h, r, d);
   const __m256i start = _mm256_set1_epi32(sizeof(Sample) == 1 ? 0 : static_cast<int>(0x80000000u));
   const __m256i v_round = _mm256_set1_epi32(static_cast<int>(round));
   const __m128i v_shift = _mm_cvtsi32_si128(static_cast<int>(shift));

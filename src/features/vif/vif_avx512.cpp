@@ -274,14 +274,10 @@ EXACTVMAF_TARGET_AVX512 inline void vertical_s0_u8_taps(const std::uint8_t* cons
 EXACTVMAF_TARGET_AVX512 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
                                             std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
                                             const StatRow& t) {
-  constexpr int width = filter_width(0), radius = width / 2;
+  constexpr int width = filter_width(0);
   const std::uint8_t* r[width];
   const std::uint8_t* d[width];
-  for (int k = 0; k < width; ++k) {
-    const std::ptrdiff_t row = mirror(static_cast<int>(i) - radius + k, static_cast<int>(h));
-    r[k] = ref + row * ref_stride;
-    d[k] = dis + row * dis_stride;
-  }
+  filter_rows<width>(ref, ref_stride, dis, dis_stride, static_cast<int>(i), h, r, d);
   const __m512i bias32 = _mm512_set1_epi32(static_cast<int>(0x80000000u));
   const __m512i round_mu = _mm512_set1_epi32(128);
   const __m512i zero = _mm512_setzero_si512();
@@ -320,14 +316,10 @@ template <int Scale>
 EXACTVMAF_TARGET_AVX512 void vertical_wide(const std::uint16_t* ref, std::ptrdiff_t ref_stride,
                                            const std::uint16_t* dis, std::ptrdiff_t dis_stride, unsigned w, unsigned h,
                                            unsigned i, VerticalShifts s, const StatRow& t) {
-  constexpr int width = filter_width(Scale), radius = width / 2;
+  constexpr int width = filter_width(Scale);
   const std::uint16_t* r[width];
   const std::uint16_t* d[width];
-  for (int k = 0; k < width; ++k) {
-    const std::ptrdiff_t row = mirror(static_cast<int>(i) - radius + k, static_cast<int>(h));
-    r[k] = ref + row * ref_stride;
-    d[k] = dis + row * dis_stride;
-  }
+  filter_rows<width>(ref, ref_stride, dis, dis_stride, static_cast<int>(i), h, r, d);
   const __m512i zero = _mm512_setzero_si512();
   const __m512i mu_round = _mm512_set1_epi32(static_cast<int>(s.mu_round));
   const __m128i mu_shift = _mm_cvtsi32_si128(static_cast<int>(s.mu_shift));
@@ -440,11 +432,7 @@ EXACTVMAF_TARGET_AVX512 void decimate_row_x32(const Sample* ref, std::ptrdiff_t 
   const std::uint32_t round = std::uint32_t{1} << (shift - 1);
   const Sample* r[width];
   const Sample* d[width];
-  for (int k = 0; k < width; ++k) {
-    const std::ptrdiff_t row = mirror(2 * static_cast<int>(i) - radius + k, static_cast<int>(h));
-    r[k] = ref + row * ref_stride;
-    d[k] = dis + row * dis_stride;
-  }
+  filter_rows<width>(ref, ref_stride, dis, dis_stride, 2 * static_cast<int>(i), h, r, d);
   const __m512i start = _mm512_set1_epi32(sizeof(Sample) == 1 ? 0 : static_cast<int>(0x80000000u));
   const __m512i v_round = _mm512_set1_epi32(static_cast<int>(round));
   const __m128i v_shift = _mm_cvtsi32_si128(static_cast<int>(shift));

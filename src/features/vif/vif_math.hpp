@@ -346,20 +346,29 @@ EXACTVMAF_HD_INLINE std::uint16_t decimation_sample(const At& at, unsigned shift
 // (16, 32768).
 EXACTVMAF_HD_INLINE unsigned decimation_vertical_shift(int to, unsigned bpc) { return to == 1 ? bpc : 16u; }
 
+// The source rows under a filter of Width taps centred on row `centre` of
+// an h-row plane pair, mirrored at its edges: r[k], d[k] for tap k.
+template <int Width, class Sample>
+EXACTVMAF_HD_INLINE void filter_rows(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                                     std::ptrdiff_t dis_stride, int centre, unsigned h, const Sample** r,
+                                     const Sample** d) {
+  for (int k = 0; k < Width; ++k) {
+    const std::ptrdiff_t row = mirror(centre - Width / 2 + k, static_cast<int>(h));
+    r[k] = ref + row * ref_stride;
+    d[k] = dis + row * dis_stride;
+  }
+}
+
 // Vertical pass of row i at `Scale` over columns [j0, j1): filtered samples,
 // squares and product into t (unpadded columns).
 template <int Scale, class Sample, class SqAcc>
 EXACTVMAF_HD inline void statistic_vertical(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
                                             std::ptrdiff_t dis_stride, unsigned h, unsigned i, VerticalShifts s,
                                             unsigned j0, unsigned j1, const StatRow& t) {
-  constexpr int width = filter_width(Scale), radius = width / 2;
+  constexpr int width = filter_width(Scale);
   const Sample* r[width];
   const Sample* d[width];
-  for (int k = 0; k < width; ++k) {
-    const std::ptrdiff_t row = mirror(static_cast<int>(i) - radius + k, static_cast<int>(h));
-    r[k] = ref + row * ref_stride;
-    d[k] = dis + row * dis_stride;
-  }
+  filter_rows<width>(ref, ref_stride, dis, dis_stride, static_cast<int>(i), h, r, d);
   for (unsigned j = j0; j < j1; ++j) {
     const VerticalSums v =
         vertical_sums<Scale, SqAcc>([&](int k) { return r[k][j]; }, [&](int k) { return d[k][j]; }, s);
@@ -438,11 +447,7 @@ EXACTVMAF_HD inline void decimate_row(const Sample* ref, std::ptrdiff_t ref_stri
   const std::uint32_t round = std::uint32_t{1} << (shift - 1);
   const Sample* r[width];
   const Sample* d[width];
-  for (int k = 0; k < width; ++k) {
-    const std::ptrdiff_t row = mirror(2 * static_cast<int>(i) - radius + k, static_cast<int>(h));
-    r[k] = ref + row * ref_stride;
-    d[k] = dis + row * dis_stride;
-  }
+  filter_rows<width>(ref, ref_stride, dis, dis_stride, 2 * static_cast<int>(i), h, r, d);
   for (unsigned j = 0; j < w; ++j) {
     t.ref[row_pad + j] = decimation_sample<To>([&](int k) { return r[k][j]; }, shift, round);
     t.dis[row_pad + j] = decimation_sample<To>([&](int k) { return d[k][j]; }, shift, round);
