@@ -58,6 +58,15 @@ EXACTVMAF_HD_INLINE float ceil_f32(float x) {
 #endif
 }
 
+// Round to the nearest integer, ties to even (|x| < 2^23 or already integral).
+EXACTVMAF_HD_INLINE float rint_f32(float x) {
+#if EXACTVMAF_DEVICE_CODE
+  return rintf(x);
+#else
+  return __builtin_rintf(x);
+#endif
+}
+
 struct Two {
   float hi, lo;
 };
@@ -269,6 +278,53 @@ EXACTVMAF_HD_INLINE PairF64 operator/(PairF64 a, PairF64 b) {
   return finish(z, bound_finish(prop + bound_mul(kDivRel, abs_f32(z.hi))));
 }
 
+// A double operand is a constant of the code (split into a pair with integer
+// operations, its representation error in err), so generic code reads the
+// same for double, Sf64 and pairs.
+#define EXACTVMAF_PAIR_MIXED(op)                                                                   \
+  EXACTVMAF_HD_INLINE PairF64 operator op(PairF64 a, double b) { return a op PairF64(b); }          \
+  EXACTVMAF_HD_INLINE PairF64 operator op(double a, PairF64 b) { return PairF64(a) op b; }
+EXACTVMAF_PAIR_MIXED(+)
+EXACTVMAF_PAIR_MIXED(-)
+EXACTVMAF_PAIR_MIXED(*)
+EXACTVMAF_PAIR_MIXED(/)
+#undef EXACTVMAF_PAIR_MIXED
+
+namespace pair_detail {
+
+// The unbiased exponent of a normal float (floor(log2 |x|)).
+EXACTVMAF_HD_INLINE int exponent_f32(float x) {
+  return static_cast<int>((sf64_detail::float_bits(x) >> 23) & 0xffu) - 127;
+}
+
+// x * 2^k for a float, exact while the result is a normal float (two steps
+// where 2^k itself is not one).
+EXACTVMAF_HD_INLINE float scale_f32(float x, int k) {
+  while (k > 127) {
+    x *= 0x1p127f;
+    k -= 127;
+  }
+  while (k < -126) {
+    x *= 0x1p-126f;
+    k += 126;
+  }
+  return x * pow2_f32(k);
+}
+
+}  // namespace pair_detail
+
+// x * 2^k: hi, lo and err scaled. Exact where they stay normal; a low part or
+// bound that falls below the normal range adds 2^-148 (more than it can lose)
+// to the bound, and a result outside [2^-100, 2^100] gets no bound.
+EXACTVMAF_HD_INLINE PairF64 scale_pair(PairF64 x, int k) {
+  using namespace pair_detail;
+  const float hi = scale_f32(x.hi, k), lo = scale_f32(x.lo, k);
+  float err = x.err == 0.0f ? 0.0f : scale_f32(x.err, k);
+  if ((lo != 0.0f && abs_f32(lo) < 0x1p-126f) || (x.err != 0.0f && err < 0x1p-126f)) err += 0x1p-148f;
+  if (x.err >= kInfErr || !in_range(hi)) err = kInfErr;
+  return {hi, lo, err};
+}
+
 // The f64 policy on pairs (numeric/f64_policy.hpp). A decision it cannot make
 // sets `undecided` and returns an arbitrary value; the island is then
 // replayed in Sf64 (Fp32PairArith::island).
@@ -294,8 +350,68 @@ struct Fp32PairF64 {
     const float half_toward = (bits & 0x7fffffu) == 0 ? 0.5f * half_away : half_away;
     const bool lo_away = (s.lo > 0.0f) == (s.hi > 0.0f) && s.lo != 0.0f;
     const float lo_side = lo_away ? half_away : half_toward, other_side = lo_away ? half_toward : half_away;
-    if (!((abs_f32(s.lo) + x.err) * kSlack < lo_side && x.err * kSlack < other_side)) undecided = true;
+    // lo_side - |s.lo| is exact (Sterbenz) once |s.lo| >= lo_side / 2, and
+    // within 2^-24 of itself below: the (1 - 2^-22) covers it. (Testing
+    // (|s.lo| + err) * kSlack instead would lose every value within 2^-18
+    // of a boundary: a' = 1.5 a near a midpoint, with G just below 1.)
+    if (!(x.err * kSlack < (lo_side - abs_f32(s.lo)) * (1.0f - 0x1p-22f) && x.err * kSlack < other_side))
+      undecided = true;
     return s.hi;
+  }
+
+  // The integer nearest to every value within x's bound (|x| < 2^24): n =
+  // rint(hi), d = (hi - n) + lo (hi - n exact: Sterbenz, or n = 0; one
+  // rounding of d), moved to the next integer when lo carries x past a
+  // half-integer hi; decided when |d| with its rounding and the bound stays
+  // below 1/2 (so never on a tie).
+  EXACTVMAF_HD_INLINE bool nearest_integer(PairF64 x, float* n_out) {
+    using namespace pair_detail;
+    float n = rint_f32(x.hi);
+    float d = (x.hi - n) + x.lo;
+    if (d > 0.5f) {  // d - 1 exact (Sterbenz)
+      n += 1.0f;
+      d -= 1.0f;
+    } else if (d < -0.5f) {
+      n -= 1.0f;
+      d += 1.0f;
+    }
+    if (!(abs_f32(x.hi) < 0x1p24f) || !((abs_f32(d) * (1.0f + 0x1p-22f) + x.err) * kSlack < 0.5f)) {
+      undecided = true;
+      return false;
+    }
+    *n_out = n;
+    return true;
+  }
+
+  // RN32(x * 2^e) for any e (x in the pair range): where the result is a
+  // normal float from 2^-125 up, it is to_f32(x) * 2^e (rounding commutes
+  // with the scaling there); below, floats are the multiples of 2^-149, so
+  // z = x * 2^(e+149) (below 2^24) is rounded to an integer n: decided when
+  // the distance d of z to n, with its one rounding (2^-24 |d|) and the
+  // bound, stays below 1/2. n * 2^-149 has the bits n (subnormal, or the
+  // two lowest normal binades). A value far below 2^-150 (z < 1/4 with its
+  // bound) is a zero of x's sign; the caller states where that sign cannot
+  // matter (a pair does not carry R's sign of zero).
+  EXACTVMAF_HD_INLINE float to_f32_scaled(PairF64 x, int e) {
+    using namespace pair_detail;
+    if (x.hi == 0.0f && x.lo == 0.0f && x.err == 0.0f) return x.hi;
+    if (!(x.err < kInfErr) || x.hi == 0.0f || !(x.err < abs_f32(x.hi))) {
+      undecided = true;
+      return 0.0f;
+    }
+    const int ex = exponent_f32(x.hi) + e;
+    if (ex > 126) {
+      undecided = true;
+      return 0.0f;
+    }
+    if (ex >= -125) return scale_f32(to_f32(x), e);
+    const bool neg = x.hi < 0.0f;
+    if (ex <= -154) return neg ? -0.0f : 0.0f;  // |x 2^e| < 2^-152 (err below |x|)
+    const PairF64 z = scale_pair(x, e + 149);  // |z| < 2^24; may lose lo bits (in its err)
+    float n = 0.0f;
+    if (!nearest_integer(z, &n)) return 0.0f;
+    const float out = sf64_detail::float_of_bits(static_cast<std::uint32_t>(abs_f32(n)));
+    return neg ? -out : out;
   }
 
   // x's value as n + d_low with n an integer and 0 <= d_low < 1, d_high = 1 -

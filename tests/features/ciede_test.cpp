@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <random>
@@ -284,6 +285,87 @@ TEST(CiedeMath, Sf64MathEqualsRWhereDecided) {
     }
   std::printf("[ undecided ] Sf64Math: %zu of %zu random pixel pairs\n", undecided, n);
   EXPECT_LE(undecided * 1000, n) << undecided << " of " << n << " pixel pairs undecided";
+}
+
+// The fp64-free variant's formula on fp32 pairs first (PairMath, Sf64 where
+// the pairs cannot decide: delta_e_fp64_free) gives R's ΔE00 wherever it
+// decides, on random colour pairs of every bit depth, close pairs, grey and
+// near-grey colours (tiny chroma: the scaled powers, G = 1, tiny R_T),
+// pairs with a zero a or b, and hues all round the circle (R_T's exp down to
+// zero and subnormal floats); the pairs decide nearly all pixels themselves
+// (asserted: a path that replayed everything in Sf64 fails), and the pixels
+// left to the host stay below the ceiling the device tests use.
+TEST(CiedeMath, PairsFirstEqualRWhereDecided) {
+  std::mt19937 rng(31);
+  const std::size_t per_depth = std::getenv("EXACTVMAF_LONG_N") ? std::strtoull(std::getenv("EXACTVMAF_LONG_N"), nullptr, 10) : 40000;
+  std::size_t n = 0, replays = 0, host = 0, pair_undecided = 0;
+  auto check = [&](const ciede::Lab& x, const ciede::Lab& y) {
+    ciede::HostMathNoShortcuts book;
+    const float r = ciede::ciede2000(x, y, book);
+    ciede::PairMath pm;
+    const float p = ciede::ciede2000(x, y, pm);
+    rmath::Fp32PairArith arith;
+    float v = 0.0f;
+    const bool decided = ciede::delta_e_fp64_free(x, y, arith, &v);
+    ++n;
+    replays += arith.replays;
+    pair_undecided += pm.undecided ? 1 : 0;
+    ASSERT_EQ(arith.replays, pm.undecided ? 1u : 0u);
+    if (!pm.undecided) {
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(r), std::bit_cast<std::uint32_t>(p))
+          << "pairs: " << x.l << " " << x.a << " " << x.b << " / " << y.l << " " << y.a << " " << y.b;
+    }
+    if (!decided) {
+      ++host;
+      return;
+    }
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(r), std::bit_cast<std::uint32_t>(v))
+        << x.l << " " << x.a << " " << x.b << " / " << y.l << " " << y.a << " " << y.b;
+  };
+  for (unsigned bpc : {8u, 10u, 12u, 16u}) {
+    const ciede::LabScale s = ciede::lab_scale(bpc);
+    const unsigned maxv = (1u << bpc) - 1, mid = 1u << (bpc - 1);
+    std::uniform_int_distribution<unsigned> any(0, maxv), step(0, 6), near_mid(mid - 3, mid + 3);
+    auto lab = [&](unsigned y, unsigned u, unsigned v) {
+      ciede::HostMath m;
+      return ciede::lab_from_yuv(y, u, v, s, m);
+    };
+    for (std::size_t i = 0; i < per_depth; ++i) {
+      unsigned c[6];
+      for (auto& v : c) v = any(rng);
+      if (i % 4 == 1)
+        for (int k = 0; k < 3; ++k) c[3 + k] = std::min(maxv, c[k] + step(rng));
+      if (i % 4 == 2) c[1] = near_mid(rng), c[2] = near_mid(rng), c[4] = near_mid(rng), c[5] = near_mid(rng);
+      if (i % 8 == 3) c[1] = c[2] = c[4] = c[5] = mid;
+      if (c[0] == c[3] && c[1] == c[4] && c[2] == c[5]) continue;  // exactly +0 without the formula
+      check(lab(c[0], c[1], c[2]), lab(c[3], c[4], c[5]));
+      if (HasFatalFailure()) return;
+    }
+  }
+  // Lab values directly: zero a or b, tiny chroma, hues round the circle.
+  const ciede::Lab zeros[] = {{50.0f, 0.0f, 10.0f}, {50.0f, 0.0f, -10.0f}, {60.0f, 12.0f, 0.0f},
+                              {60.0f, -12.0f, 0.0f}, {40.0f, -0.0f, 3.0f}, {70.0f, 5.0f, -0.0f},
+                              {30.0f, 0.0f, 0.0f}, {55.0f, 1e-3f, 0.0f}, {55.0f, 3e-6f, -2e-6f},
+                              {50.0f, 0x1p-20f, 0x1p-21f}};
+  for (const auto& x : zeros)
+    for (const auto& y : zeros) {
+      check(x, y);
+      if (HasFatalFailure()) return;
+    }
+  std::uniform_real_distribution<float> angle(0.0f, 6.2831853f), radius(0.0f, 1.0f), light(0.0f, 100.0f);
+  for (std::size_t i = 0; i < per_depth; ++i) {
+    const float scale = std::ldexp(1.0f, -static_cast<int>(i % 24));  // chroma from ~100 down to ~1e-5
+    const float r1 = 100.0f * scale * radius(rng), r2 = 100.0f * scale * radius(rng);
+    const float t1 = angle(rng), t2 = i % 3 == 0 ? t1 + 1e-3f * radius(rng) : angle(rng);
+    check({light(rng), r1 * static_cast<float>(std::cos(t1)), r1 * static_cast<float>(std::sin(t1))},
+          {light(rng), r2 * static_cast<float>(std::cos(t2)), r2 * static_cast<float>(std::sin(t2))});
+    if (HasFatalFailure()) return;
+  }
+  std::printf("[ pairs ] %zu pixel pairs: %zu replayed in Sf64 (%.2g), %zu left to R's functions\n", n, replays,
+              static_cast<double>(replays) / static_cast<double>(n), host);
+  EXPECT_EQ(pair_undecided, replays);
+  EXPECT_LE(replays * 1000, n) << replays << " of " << n << " replayed in Sf64";
+  EXPECT_LE(host * 10000, n) << host << " of " << n << " left to R's functions";
 }
 
 // The exact special cases the shortcuts take (zero arguments) are R's.

@@ -86,18 +86,19 @@ std::uint64_t LabTable8::filled_entries() const {
 
 namespace {
 
-// The CPU's emulation of the fp32pair device variant (set_fp64_emulation):
-// Lab and deltaE with Sf64Math, as the device computes them; R's functions
-// only for a pixel that Sf64Math leaves undecided (counted). With the 8-bit
-// table, as on the device, a colour whose Sf64 Lab is undecided takes R's
-// Lab (the device's table entries the host fixes) and its pixels stay on Sf64.
+// The CPU's emulation of the fp32pair device variant (set_fp64_emulation),
+// as the device computes: Lab with Sf64Math, ΔE00 on fp32 pairs first and
+// in Sf64 where they cannot decide (delta_e_fp64_free); R's functions only
+// for a pixel that Sf64 leaves undecided (counted). With the 8-bit table, as
+// on the device, a colour whose Sf64 Lab is undecided takes R's Lab (the
+// device's table entries the host fixes) and its pixels stay on the device path.
 template <class LabOfR>
 struct Sf64Pixels {
   LabScaleOf<Sf64> scale;
   bool table8 = false;
   LabOfR lab_of_r;
-  rmath::Fp32PairArith counts;  // exact: pixels on Sf64
-  std::uint64_t host = 0;       // of them, recomputed with R's functions
+  rmath::Fp32PairArith counts;  // islands: pixels on pairs; replays: on Sf64; exact: pixels with Sf64 Labs
+  std::uint64_t host = 0;       // pixels recomputed with R's functions
   Lab lab(unsigned y, unsigned u, unsigned v, Sf64Math& m) {
     if (!table8) return lab_from_yuv(y, u, v, scale, m);
     Sf64Math entry;
@@ -106,10 +107,11 @@ struct Sf64Pixels {
   }
   bool delta_e(unsigned r0, unsigned r1, unsigned r2, unsigned d0, unsigned d1, unsigned d2, float* de) {
     Sf64Math m;
-    ++counts.exact;
-    *de = ciede2000(lab(r0, r1, r2, m), lab(d0, d1, d2, m), m);
-    if (m.undecided) ++host;
-    return !m.undecided;
+    const Lab l1 = lab(r0, r1, r2, m), l2 = lab(d0, d1, d2, m);
+    if (!table8) ++counts.exact;
+    const bool decided = !m.undecided && delta_e_fp64_free(l1, l2, counts, de);
+    if (!decided) ++host;
+    return decided;
   }
   ~Sf64Pixels() { rmath::count_fp64_emulation(counts, host); }
 };
@@ -135,7 +137,7 @@ void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const Picture
     return table ? table->get(y, u, v) : lab_from_yuv(y, u, v, c.scale, m);
   };
   std::optional<Sf64Pixels<decltype(lab)>> sf64;
-  if (fp64_emulation()) sf64.emplace(Sf64Pixels<decltype(lab)>{lab_scale<Sf64>(c.bpc), table != nullptr, lab});
+  if (fp64_emulation()) sf64.emplace(Sf64Pixels<decltype(lab)>{lab_scale<Sf64>(c.bpc), table != nullptr, lab, {}, 0});
   auto delta_e = [&](unsigned r0, unsigned r1, unsigned r2, unsigned d0, unsigned d1, unsigned d2) {
     float de = 0.0f;
     if (sf64 && sf64->delta_e(r0, r1, r2, d0, d1, d2, &de)) return de;

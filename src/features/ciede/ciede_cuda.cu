@@ -81,8 +81,9 @@ struct FrameArgs {
   unsigned bpc;
 };
 
-// The device variant's per-pixel policy: FastMath (fp64), or Sf64Math, R's
-// doubles in integer arithmetic (no fp64 instruction: docs/fp64-free.md).
+// The device variant's per-pixel policy: FastMath (fp64), or (no fp64
+// instruction: docs/fp64-free.md) Sf64Math for the Labs, R's doubles in
+// integer arithmetic, and ΔE00 on fp32 pairs first (delta_e_fp64_free).
 template <class Arith>
 using MathOf = std::conditional_t<std::is_same_v<Arith, rmath::Fp32PairArith>, Sf64Math, FastMath>;
 
@@ -119,14 +120,18 @@ __global__ void __launch_bounds__(kThreads) frame_kernel(FrameArgs a, DeviceResu
       if (r0 == d0 && r1 == d1 && r2 == d2) continue;  // exactly +0
       Math m;
       float de;
-      if (kTable) {
-        de = ciede2000(table_lab(a.table, r0, r1, r2), table_lab(a.table, d0, d1, d2), m);
+      const Lab l1 = kTable ? table_lab(a.table, r0, r1, r2) : lab_from_yuv(r0, r1, r2, scale, m);
+      const Lab l2 = kTable ? table_lab(a.table, d0, d1, d2) : lab_from_yuv(d0, d1, d2, scale, m);
+      bool undecided = m.undecided;
+      if constexpr (std::is_same_v<Math, Sf64Math>) {
+        if (!kTable) ++arith.exact;  // the two Labs in Sf64
+        undecided = undecided || !delta_e_fp64_free(l1, l2, arith, &de);
       } else {
-        de = ciede2000(lab_from_yuv(r0, r1, r2, scale, m), lab_from_yuv(d0, d1, d2, scale, m), m);
+        de = ciede2000(l1, l2, m);
+        undecided = m.undecided;
       }
-      if constexpr (std::is_same_v<Math, Sf64Math>) ++arith.exact;
       const unsigned long long i = static_cast<unsigned long long>(y) * a.w + x;
-      if (m.undecided || (a.replay_every != 0 && i % a.replay_every == 0)) {
+      if (undecided || (a.replay_every != 0 && i % a.replay_every == 0)) {
         queue.push(i);
         continue;
       }
@@ -295,7 +300,8 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
     acc.clear();
     const unsigned count = host_->count;
     cuda::DeviceArithCounts frame_counts{host_->arith[0], host_->arith[1], host_->arith[2]};
-    if (frame_counts.exact_islands != 0) frame_counts.host_samples = count;  // the fp32pair variant's queue
+    if (frame_counts.pair_islands != 0 || frame_counts.exact_islands != 0)
+      frame_counts.host_samples = count;  // the fp32pair variant's queue
     counts_ += frame_counts;
     if (count > kQueueCapacity) {
       // Some indices were dropped: the whole frame on the host.
@@ -331,23 +337,29 @@ class CiedeCudaWorker final : public cuda::FeatureWorker {
 template <bool kTable, class Math>
 __global__ void __launch_bounds__(kThreads)
     pair_kernel(const std::uint16_t* pairs, std::size_t n, unsigned bpc, LabScale host_scale, const float4* table,
-                float* values, std::uint8_t* undecided) {
+                float* values, std::uint8_t* undecided, unsigned long long* counts) {
   const LabScaleOf<real_of<Math>> scale = scale_for<Math>(host_scale, bpc);
+  rmath::Fp32PairArith arith;  // the fp64-free variant's pixels on pairs and their Sf64 replays
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     const std::uint16_t* p = pairs + 6 * i;
     Math m;
-    float de;
-    if (kTable) {
-      de = (p[0] == p[3] && p[1] == p[4] && p[2] == p[5])
-               ? 0.0f
-               : ciede2000(table_lab(table, p[0], p[1], p[2]), table_lab(table, p[3], p[4], p[5]), m);
-    } else {
-      de = pixel_delta_e(p[0], p[1], p[2], p[3], p[4], p[5], scale, m);
+    float de = 0.0f;
+    bool und = false;
+    if (!(p[0] == p[3] && p[1] == p[4] && p[2] == p[5])) {  // else exactly +0
+      const Lab l1 = kTable ? table_lab(table, p[0], p[1], p[2]) : lab_from_yuv(p[0], p[1], p[2], scale, m);
+      const Lab l2 = kTable ? table_lab(table, p[3], p[4], p[5]) : lab_from_yuv(p[3], p[4], p[5], scale, m);
+      if constexpr (std::is_same_v<Math, Sf64Math>) {
+        und = m.undecided || !delta_e_fp64_free(l1, l2, arith, &de);
+      } else {
+        de = ciede2000(l1, l2, m);
+        und = m.undecided;
+      }
     }
     values[i] = de;
-    undecided[i] = m.undecided ? 1 : 0;
+    undecided[i] = und ? 1 : 0;
   }
+  rmath::device::add_arith_counts(arith, counts);
 }
 
 template <class Math>
@@ -387,16 +399,18 @@ DeviceCheckCounts device_pair_values(unsigned bpc, bool use_table8, const std::u
   cuda::DeviceBuffer<std::uint16_t> d_pairs(6 * n);
   cuda::DeviceBuffer<float> d_values(n);
   cuda::DeviceBuffer<std::uint8_t> d_undecided(n);
+  cuda::DeviceBuffer<unsigned long long> d_counts(rmath::device::kArithCounts);
+  EXACTVMAF_CUDA_CHECK(cudaMemset(d_counts.get(), 0, sizeof(unsigned long long) * rmath::device::kArithCounts));
   EXACTVMAF_CUDA_CHECK(cudaMemcpy(d_pairs.get(), pairs, sizeof(std::uint16_t) * 6 * n, cudaMemcpyHostToDevice));
   const unsigned blocks = std::max(1u, std::min(4u * kTargetBlocks, blocks_for(static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)), kThreads)));
   auto launch = [&](auto math) {
     using Math = decltype(math);
     if (table)
       pair_kernel<true, Math><<<blocks, kThreads>>>(d_pairs.get(), n, bpc, lab_scale(bpc), t->data.get(),
-                                                    d_values.get(), d_undecided.get());
+                                                    d_values.get(), d_undecided.get(), d_counts.get());
     else
       pair_kernel<false, Math><<<blocks, kThreads>>>(d_pairs.get(), n, bpc, lab_scale(bpc), nullptr, d_values.get(),
-                                                     d_undecided.get());
+                                                     d_undecided.get(), d_counts.get());
   };
   if (fp64_free)
     launch(Sf64Math{});
@@ -405,7 +419,9 @@ DeviceCheckCounts device_pair_values(unsigned bpc, bool use_table8, const std::u
   EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   EXACTVMAF_CUDA_CHECK(cudaMemcpy(values, d_values.get(), sizeof(float) * n, cudaMemcpyDeviceToHost));
   EXACTVMAF_CUDA_CHECK(cudaMemcpy(undecided, d_undecided.get(), n, cudaMemcpyDeviceToHost));
-  return {count_set(undecided, n)};
+  unsigned long long counts[rmath::device::kArithCounts] = {};
+  EXACTVMAF_CUDA_CHECK(cudaMemcpy(counts, d_counts.get(), sizeof counts, cudaMemcpyDeviceToHost));
+  return {count_set(undecided, n), counts[0], counts[1]};
 }
 
 DeviceCheckCounts device_lab_values(unsigned bpc, std::uint64_t first, std::size_t n, float* lab,

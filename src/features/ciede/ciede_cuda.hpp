@@ -1,6 +1,7 @@
 // ciede on the CUDA backend (ciede_cuda.cu). Per pixel the device runs
-// ciede_math.hpp with FastMath (or, with --device_fp64 off, Sf64Math: R's
-// doubles in integer arithmetic, no fp64 instruction); a pixel whose function call was undecided is
+// ciede_math.hpp with FastMath (or, with --device_fp64 off, no fp64
+// instruction: ΔE00 on fp32 pairs first, replayed in Sf64 where they cannot
+// decide, Lab in Sf64); a pixel whose function call was undecided is
 // left out of the device's exact sum and queued; finish() replays the queued
 // pixels with HostMath on the host, adds them to the exact sum, and runs the
 // CPU's tail. 8-bit input takes Lab from a device table of all 2^24 colours,
@@ -21,13 +22,16 @@ std::unique_ptr<cuda::FeatureWorker> make_cuda_worker(const Config& c);
 
 struct DeviceCheckCounts {
   std::uint64_t undecided = 0;  // samples the device's fast paths left to the host
+  // fp64_free: pixels whose ΔE00 started on fp32 pairs, and of them those
+  // replayed in Sf64.
+  std::uint64_t pair_pixels = 0, sf64_replays = 0;
 };
 
 // The device's per-pixel function on n colour pairs (pairs[6 i .. 6 i + 5] =
 // ref y u v, dist y u v): values[i], and undecided[i] = 1 where the device
 // could not decide (values[i] is then not R's). use_table8: 8-bit colours
 // through the device Lab table (as the worker), else Lab per pixel.
-// fp64_free: the fp32pair variant's kernels (Sf64Math).
+// fp64_free: the fp32pair variant's kernels (pairs first, then Sf64Math).
 DeviceCheckCounts device_pair_values(unsigned bpc, bool use_table8, const std::uint16_t* pairs, std::size_t n,
                                      float* values, std::uint8_t* undecided, bool fp64_free = false);
 

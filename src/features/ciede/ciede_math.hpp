@@ -23,7 +23,9 @@
 // which runs the same statements and so gives the same bits wherever it
 // decides (docs/fp64-free.md).
 #pragma once
+#include <bit>
 #include <cstdint>
+#include <type_traits>
 
 #include "numeric/cr_exp.hpp"
 #include "numeric/cr_log.hpp"
@@ -31,6 +33,8 @@
 #include "numeric/cr_round.hpp"
 #include "numeric/cr_trig.hpp"
 #include "numeric/dd.hpp"
+#include "numeric/fp32pair.hpp"
+#include "numeric/fp32pair_elem.hpp"
 #include "numeric/hd.hpp"
 #include "numeric/rmath_policy.hpp"
 #include "numeric/sf64.hpp"
@@ -52,6 +56,7 @@ using rmath::Sf64;
 struct HostMath : rmath::HostMathPolicy {
   using real = double;
   static constexpr bool kShortcuts = true;
+  static float f32(double x) { return static_cast<float>(x); }  // C's (float) of a double
 };
 
 // R's host functions for every call: the formula exactly as upstream writes it.
@@ -64,6 +69,7 @@ struct HostMathNoShortcuts : HostMath {
 struct FastMath : rmath::FastMathPolicy {
   using real = double;
   static constexpr bool kShortcuts = true;
+  EXACTVMAF_HD_INLINE static float f32(double x) { return static_cast<float>(x); }
 };
 
 // No fp64 at all (the fp32pair device variant, and the CPU's emulation of
@@ -74,6 +80,7 @@ struct Sf64Math {
   using real = Sf64;
   static constexpr bool kShortcuts = true;
   bool undecided = false;
+  EXACTVMAF_HD_INLINE static float f32(Sf64 x) { return f32_of(x); }
   EXACTVMAF_HD_INLINE Sf64 none() {
     undecided = true;
     return Sf64{};
@@ -89,7 +96,96 @@ struct Sf64Math {
   EXACTVMAF_HD_INLINE Sf64 atan2_f64(Sf64, Sf64) { return none(); }
 };
 
+// fp32 pairs first (the fp64-free variant's first try; docs/fp64-free.md,
+// ciede): R's doubles as rmath::PairF64, each carrying a bound on its
+// distance to R's double, and every float store decided from that bound
+// (f32). R's functions are pair functions with proven bounds
+// (numeric/fp32pair_elem.hpp) in the shortcuts' place. Where a store cannot
+// be decided, or a value leaves the pairs' range, `undecided` is set and the
+// caller replays the pixel with Sf64Math. A pair does not carry R's sign of
+// zero: where the formula can make a signed zero on this path (ΔH and R_T
+// with a zero factor), the sign cannot reach ΔE00 (ΔH is squared, R_T's
+// product is added to a sum of squares).
+struct PairMath {
+  using real = rmath::PairF64;
+  static constexpr bool kShortcuts = true;
+  bool undecided = false;
+  EXACTVMAF_HD_INLINE float f32(rmath::PairF64 x) {
+    rmath::Fp32PairF64 d;
+    const float r = d.to_f32(x);
+#ifdef EXACTVMAF_PAIRMATH_TRACE
+    if (d.undecided && !undecided) std::printf("  f32 undecided: hi %a lo %a err %a\n", x.hi, x.lo, x.err);
+#endif
+    undecided = undecided || d.undecided;
+    return r;
+  }
+  // The integer nearest to x (|x| < 2^24).
+  EXACTVMAF_HD_INLINE bool nearest_integer(rmath::PairF64 x, float* n) {
+    rmath::Fp32PairF64 d;
+    const bool ok = d.nearest_integer(x, n);
+    undecided = undecided || d.undecided;
+    return ok;
+  }
+  // RN32(x * 2^e), subnormal results included.
+  EXACTVMAF_HD_INLINE float f32_scaled(rmath::PairF64 x, int e) {
+    rmath::Fp32PairF64 d;
+    const float r = d.to_f32_scaled(x, e);
+#ifdef EXACTVMAF_PAIRMATH_TRACE
+    if (d.undecided && !undecided) std::printf("  f32_scaled undecided: hi %a lo %a err %a e %d\n", x.hi, x.lo, x.err, e);
+#endif
+    undecided = undecided || d.undecided;
+    return r;
+  }
+  EXACTVMAF_HD_INLINE rmath::PairF64 none() {
+#ifdef EXACTVMAF_PAIRMATH_TRACE
+    if (!undecided) std::printf("  none()\n");
+#endif
+    undecided = true;
+    return rmath::PairF64{};
+  }
+  EXACTVMAF_HD_INLINE rmath::PairF64 exp_f64(rmath::PairF64) { return none(); }
+  EXACTVMAF_HD_INLINE rmath::PairF64 pow_f64(rmath::PairF64, rmath::PairF64) { return none(); }
+  EXACTVMAF_HD_INLINE float powf_f32(float, float) {
+    undecided = true;
+    return 0.0f;
+  }
+  EXACTVMAF_HD_INLINE rmath::PairF64 sin_f64(rmath::PairF64) { return none(); }
+  EXACTVMAF_HD_INLINE rmath::PairF64 cos_f64(rmath::PairF64) { return none(); }
+  EXACTVMAF_HD_INLINE rmath::PairF64 atan2_f64(rmath::PairF64, rmath::PairF64) { return none(); }
+};
+
 using rmath::real_of;
+template <class T>
+inline constexpr bool kIsPair = std::is_same_v<T, rmath::PairF64>;
+
+// (float) of an expression R evaluates in double from float operands only:
+// `expr` is written once for any type of R's doubles and applied to the
+// floats xs. On pairs, where the store cannot be decided (R's double lies
+// on or next to a rounding boundary: 1 + 0.045 c' is exactly a float
+// midpoint for some chromas), the expression alone is evaluated in Sf64 (R's
+// bits), not the whole pixel again.
+template <class M, class Expr, class... Floats>
+EXACTVMAF_HD_INLINE float float_store(M& m, Expr&& expr, Floats... xs) {
+  using T = real_of<M>;
+  if constexpr (kIsPair<T>) {
+    rmath::Fp32PairF64 d;
+    const float v = d.to_f32(expr(T(xs)...));
+    if (!d.undecided) return v;
+    return f32_of(expr(Sf64(xs)...));
+  } else {
+    return m.f32(expr(T(xs)...));
+  }
+}
+
+// x^7 of a float on pairs: x^2 exact (two_prod), then x^3 = x^2 x, x^4 =
+// (x^2)^2, x^7 = x^3 x^4; the bound covers the exact power (the pairs' err
+// also counts roundings of three products R does not make: harmless).
+// |x| in [2^-8, 2^14] keeps every product in the pairs' range.
+EXACTVMAF_HD_INLINE rmath::PairF64 pow7_pair(float x) {
+  const rmath::pair_detail::Two s = rmath::pair_detail::two_prod(x, x);
+  const rmath::PairF64 x2{s.hi, s.lo, 0.0f};
+  return (x2 * rmath::PairF64(x)) * (x2 * x2);
+}
 
 // x^7 for a float x, the two powers the formula takes (pow(c_bar, 7) in
 // double, powf(c, 7) in float), without exp/log: x^2 is exact in double (48
@@ -111,14 +207,26 @@ EXACTVMAF_HD_INLINE dd::DDOf<T> pow7_dd(T x) {
 template <class M>
 EXACTVMAF_HD_INLINE real_of<M> pow7_f64(float x, M& m) {
   using T = real_of<M>;
-  const T xd = T(x);
-  if (M::kShortcuts && xd == 0.0) return xd;
-  if (M::kShortcuts && xd >= 0x1p-60 && xd <= 0x1p60) {
-    const dd::DDOf<T> p = pow7_dd(xd);
-    T r{};
-    if (rmath::detail::round_to_double(p.hi, p.lo, 0x1p-102 * p.hi, &r)) return r;
+  if constexpr (kIsPair<T>) {
+    // R's pow is correctly rounded: the pair's bound plus 2^-53 x^7.
+    const float ax = x < 0.0f ? -x : x;
+    if (x == 0.0f) return T(x);
+    if (ax >= 0x1p-8f && ax <= 0x1p14f) {
+      T p = pow7_pair(x);
+      p.err = rmath::pair_detail::bound_finish(p.err + rmath::pair_detail::bound_mul(0x1p-53f, p.hi < 0.0f ? -p.hi : p.hi));
+      return p;
+    }
+    return m.pow_f64(T(x), T(7.0f));
+  } else {
+    const T xd = T(x);
+    if (M::kShortcuts && xd == 0.0) return xd;
+    if (M::kShortcuts && xd >= 0x1p-60 && xd <= 0x1p60) {
+      const dd::DDOf<T> p = pow7_dd(xd);
+      T r{};
+      if (rmath::detail::round_to_double(p.hi, p.lo, 0x1p-102 * p.hi, &r)) return r;
+    }
+    return m.pow_f64(xd, T(7.0));
   }
-  return m.pow_f64(xd, T(7.0));
 }
 
 // powf(x, 7), correctly rounded to float; [2^-18, 2^18] keeps x^7 a normal
@@ -126,14 +234,27 @@ EXACTVMAF_HD_INLINE real_of<M> pow7_f64(float x, M& m) {
 template <class M>
 EXACTVMAF_HD_INLINE float powf7_f32(float x, M& m) {
   using T = real_of<M>;
-  const T xd = T(x);
-  if (M::kShortcuts && x == 0.0f) return x;
-  if (M::kShortcuts && xd >= 0x1p-18 && xd <= 0x1p18) {
-    const dd::DDOf<T> p = pow7_dd(xd);
-    float r = 0.0f;
-    if (rmath::detail::round_to_float(p.hi, p.lo, 0x1p-102 * p.hi, &r)) return r;
+  if constexpr (kIsPair<T>) {
+    // powf rounds x^7 once, to float: the pair's bound decides it. Below
+    // 2^-22, |x^7| < 2^-154 rounds to a zero of x's sign; below 2^-8, x is
+    // scaled by 2^16 (exactly) to keep the pairs in range, and the float is
+    // decided on the scaled value (subnormal results included).
+    const float ax = x < 0.0f ? -x : x;
+    if (x == 0.0f) return x;
+    if (ax < 0x1p-22f) return x < 0.0f ? -0.0f : 0.0f;
+    if (ax < 0x1p-8f) return m.f32_scaled(pow7_pair(x * 0x1p16f), -112);
+    if (ax <= 0x1p14f) return m.f32(pow7_pair(x));
+    return m.powf_f32(x, 7.0f);
+  } else {
+    const T xd = T(x);
+    if (M::kShortcuts && x == 0.0f) return x;
+    if (M::kShortcuts && xd >= 0x1p-18 && xd <= 0x1p18) {
+      const dd::DDOf<T> p = pow7_dd(xd);
+      float r = 0.0f;
+      if (rmath::detail::round_to_float(p.hi, p.lo, 0x1p-102 * p.hi, &r)) return r;
+    }
+    return m.powf_f32(x, 7.0f);
   }
-  return m.powf_f32(x, 7.0f);
 }
 
 // ---- constants (C's M_PI and upstream's literals; folded in double) --------
@@ -149,6 +270,14 @@ inline constexpr double kDegToRad = kPi / 180.0;
 inline constexpr double kPow25_7 = 6103515625.0;  // 25^7, exact in double (upstream constant-folded)
 // 25^7 rounded to float, as gcc folds upstream's float power correctly rounded.
 inline constexpr float kPowf25_7 = static_cast<float>(6103515625.0);
+// The largest float not above RN64(pi): for a float f, (double)f <= kPi
+// exactly when f <= kPiFloorF (kPi is not a float), so the formula's
+// comparisons of a float with M_PI need no double.
+inline constexpr float kPiFloorF = static_cast<double>(static_cast<float>(kPi)) <= kPi
+                                       ? static_cast<float>(kPi)
+                                       : std::bit_cast<float>(std::bit_cast<std::uint32_t>(static_cast<float>(kPi)) - 1u);
+// (float) of R's double constants pi and pi/2 (the exact atan2 results).
+inline constexpr float kPiF = static_cast<float>(kPi), kPiOver2F = static_cast<float>(kPiOver2);
 
 EXACTVMAF_HD_INLINE double d(float x) { return static_cast<double>(x); }
 EXACTVMAF_HD_INLINE float f(double x) { return static_cast<float>(x); }
@@ -330,19 +459,33 @@ EXACTVMAF_HD_INLINE T atan2_approx(T y, T x) {
 template <class M>
 EXACTVMAF_HD_INLINE float atan2_to_float(real_of<M> y, real_of<M> x, M& m) {
   using T = real_of<M>;
-  const T ay = y < 0.0 ? -y : y, ax = x < 0.0 ? -x : x;
-  if (M::kShortcuts && ay > 0.0 && ax > 0.0 && ay < 0x1p500 && ax < 0x1p500 && ay > 0x1p-500 && ax > 0x1p-500) {
-    const T v = atan2_approx(y, x);
-    float out = 0.0f;
-    if (rmath::detail::round_to_float(v, T(0.0), T(0x1p-46), &out)) return out;
+  if constexpr (kIsPair<T>) {
+    // The formula passes floats (b and a'): the same rules on their values.
+    const bool exact = y.lo == 0.0f && y.err == 0.0f && x.lo == 0.0f && x.err == 0.0f;
+    const float yf = y.hi, xf = x.hi;
+    if (exact && yf != 0.0f && xf != 0.0f) return m.f32(rmath::atan2_pair(yf, xf));
+    if (exact && (yf == 0.0f) != (xf == 0.0f)) {
+      const bool y_neg = (rmath::sf64_detail::float_bits(yf) >> 31) != 0;
+      if (xf == 0.0f) return y_neg ? -kPiOver2F : kPiOver2F;
+      if (xf > 0.0f) return yf;
+      return y_neg ? -kPiF : kPiF;
+    }
+    return m.f32(m.atan2_f64(y, x));
+  } else {
+    const T ay = y < 0.0 ? -y : y, ax = x < 0.0 ? -x : x;
+    if (M::kShortcuts && ay > 0.0 && ax > 0.0 && ay < 0x1p500 && ax < 0x1p500 && ay > 0x1p-500 && ax > 0x1p-500) {
+      const T v = atan2_approx(y, x);
+      float out = 0.0f;
+      if (rmath::detail::round_to_float(v, T(0.0), T(0x1p-46), &out)) return out;
+    }
+    if (M::kShortcuts && (ay == 0.0) != (ax == 0.0) && ay < 0x1p1000 && ax < 0x1p1000) {
+      const bool y_neg = (rmath::u64_of(y) >> 63) != 0;
+      if (ax == 0.0) return y_neg ? -f32_of(T(kPiOver2)) : f32_of(T(kPiOver2));
+      if (x > 0.0) return f32_of(y);
+      return y_neg ? -f32_of(T(kPi)) : f32_of(T(kPi));
+    }
+    return f32_of(m.atan2_f64(y, x));
   }
-  if (M::kShortcuts && (ay == 0.0) != (ax == 0.0) && ay < 0x1p1000 && ax < 0x1p1000) {
-    const bool y_neg = (rmath::u64_of(y) >> 63) != 0;
-    if (ax == 0.0) return y_neg ? -f32_of(T(kPiOver2)) : f32_of(T(kPiOver2));
-    if (x > 0.0) return f32_of(y);
-    return y_neg ? -f32_of(T(kPi)) : f32_of(T(kPi));
-  }
-  return f32_of(m.atan2_f64(y, x));
 }
 
 // f(a * sin(x)) as R computes it (a a double, the sine R's). With the
@@ -353,26 +496,55 @@ EXACTVMAF_HD_INLINE float atan2_to_float(real_of<M> y, real_of<M> x, M& m) {
 template <class M>
 EXACTVMAF_HD_INLINE float mul_sin_to_float(real_of<M> a, real_of<M> x, M& m) {
   using T = real_of<M>;
-  if (M::kShortcuts && x >= -1.6 && x <= 1.6) {
-    if ((a == 0.0 || x == 0.0) && a < 0x1p1000 && a > -0x1p1000) return f32_of(a * x);
-    const T v = a * sin_approx(x);
-    const T av = v < 0.0 ? -v : v;
-    float out = 0.0f;
-    if (av > 0x1p-900 && av < 0x1p100 && rmath::detail::round_to_float(v, T(0.0), av * 0x1p-46, &out)) return out;
+  if constexpr (kIsPair<T>) {
+    // x is a float here (dh'/2 or the radians): R's sin(x) is x itself for
+    // |x| < 2^-26 (|sin x - x| <= |x|^3/6 < 2^-54.5 |x|, under half an ulp),
+    // else sin_pair's. a and small x are scaled by powers of two (exactly)
+    // so that the product stays in the pairs' range; f32_scaled decides the
+    // float of the unscaled product, subnormal ones included.
+    const float xf = x.hi, ax = xf < 0.0f ? -xf : xf;
+    if (x.lo == 0.0f && x.err == 0.0f && ax <= 1.6f) {
+      if (xf == 0.0f || (a.hi == 0.0f && a.lo == 0.0f && a.err == 0.0f)) return a.hi * xf;  // a zero (sign: PairMath)
+      const float aa = a.hi < 0.0f ? -a.hi : a.hi;
+      const int ka = aa < 0x1p-40f ? 64 : 0;
+      const T as = rmath::scale_pair(a, ka);
+      if (ax < 0x1p-26f) return m.f32_scaled(as * T(rmath::pair_detail::scale_f32(xf, 100)), -(ka + 100));
+      return m.f32_scaled(as * rmath::sin_pair(x), -ka);
+    }
+    return m.f32(a * m.sin_f64(x));
+  } else {
+    if (M::kShortcuts && x >= -1.6 && x <= 1.6) {
+      if ((a == 0.0 || x == 0.0) && a < 0x1p1000 && a > -0x1p1000) return f32_of(a * x);
+      const T v = a * sin_approx(x);
+      const T av = v < 0.0 ? -v : v;
+      float out = 0.0f;
+      if (av > 0x1p-900 && av < 0x1p100 && rmath::detail::round_to_float(v, T(0.0), av * 0x1p-46, &out)) return out;
+    }
+    return f32_of(a * m.sin_f64(x));
   }
-  return f32_of(a * m.sin_f64(x));
 }
 
 // f(60.0 * exp(x)) as R computes it, for x = -degrees^2.
 template <class M>
 EXACTVMAF_HD_INLINE float sixty_exp_to_float(real_of<M> x, M& m) {
   using T = real_of<M>;
-  if (M::kShortcuts && x >= -700.0 && x <= 0.0) {
-    const T v = 60.0 * exp_approx(x);  // |v - v_R| < v (2^-50.5 + 2 * 2^-53) < v 2^-49.5
-    float out = 0.0f;
-    if (rmath::detail::round_to_float(v, T(0.0), v * 0x1p-46, &out)) return out;
+  if constexpr (kIsPair<T>) {
+    // exp_pair gives m 2^e; 60 m (R's product, its rounding in the bound) is
+    // decided at that scale, down to zero and subnormal floats (x reaches
+    // about -121 here).
+    if (x.lo == 0.0f && x.err == 0.0f && x.hi >= -700.0f && x.hi <= 0.0f) {
+      const rmath::ScaledPair e = rmath::exp_pair(x);
+      return m.f32_scaled(T(60.0f) * e.m, e.e);
+    }
+    return m.f32(60.0 * m.exp_f64(x));
+  } else {
+    if (M::kShortcuts && x >= -700.0 && x <= 0.0) {
+      const T v = 60.0 * exp_approx(x);  // |v - v_R| < v (2^-50.5 + 2 * 2^-53) < v 2^-49.5
+      float out = 0.0f;
+      if (rmath::detail::round_to_float(v, T(0.0), v * 0x1p-46, &out)) return out;
+    }
+    return f32_of(60.0 * m.exp_f64(x));
   }
-  return f32_of(60.0 * m.exp_f64(x));
 }
 
 // ---- YUV -> Lab -------------------------------------------------------------
@@ -563,31 +735,35 @@ inline constexpr std::uint32_t kColours8 = 1u << 24;
 
 // ---- CIEDE2000 --------------------------------------------------------------
 
+// Comparisons of a float with 0 or with M_PI are written on the float
+// (exactly C's double comparison: kPiFloorF), so that no policy needs a
+// double comparison.
 template <class M>
 EXACTVMAF_HD_INLINE float h_prime(float x, float y, M& m) {
   using T = real_of<M>;
-  if ((T(x) == 0.0) && (T(y) == 0.0)) return 0.0f;
+  if (x == 0.0f && y == 0.0f) return 0.0f;
   float hue_angle = atan2_to_float(T(x), T(y), m);
-  if (T(hue_angle) < 0.0) hue_angle = f32_of(T(hue_angle) + kTwoPi);
+  if (hue_angle < 0.0f) hue_angle = float_store(m, [](auto h) { return h + kTwoPi; }, hue_angle);
   return hue_angle;
 }
 
-template <class T>
-EXACTVMAF_HD_INLINE float delta_h_prime(float c1, float c2, float h_prime_1, float h_prime_2) {
-  if ((T(c1) == 0.0) || (T(c2) == 0.0)) return 0.0f;
+template <class M>
+EXACTVMAF_HD_INLINE float delta_h_prime(float c1, float c2, float h_prime_1, float h_prime_2, M& m) {
+  if (c1 == 0.0f || c2 == 0.0f) return 0.0f;
   const float diff = h_prime_2 - h_prime_1;
   const float abs_diff = h_prime_1 - h_prime_2 < 0.0f ? -(h_prime_1 - h_prime_2) : h_prime_1 - h_prime_2;  // fabsf
-  if (T(abs_diff) <= kPi) return diff;
-  if (h_prime_2 <= h_prime_1) return f32_of(T(diff) + kTwoPi);
-  return f32_of(T(diff) - kTwoPi);
+  if (abs_diff <= kPiFloorF) return diff;
+  if (h_prime_2 <= h_prime_1) return float_store(m, [](auto d) { return d + kTwoPi; }, diff);
+  return float_store(m, [](auto d) { return d - kTwoPi; }, diff);
 }
 
-template <class T>
-EXACTVMAF_HD_INLINE float upcase_h_bar_prime(float h_prime_1, float h_prime_2) {
-  const T diff = T(h_prime_1 - h_prime_2);  // float difference, then fabs in double
-  const T abs_diff = diff < 0.0 ? -diff : diff;
+template <class M>
+EXACTVMAF_HD_INLINE float upcase_h_bar_prime(float h_prime_1, float h_prime_2, M& m) {
+  const float diff = h_prime_1 - h_prime_2;  // float difference, then fabs in double
+  const float abs_diff = diff < 0.0f ? -diff : diff;
   const float sum = h_prime_1 + h_prime_2;  // float (left operands first)
-  return abs_diff > kPi ? f32_of((T(sum) + kTwoPi) / 2.0) : f32_of(T(sum) / 2.0);
+  return abs_diff > kPiFloorF ? float_store(m, [](auto x) { return (x + kTwoPi) / 2.0; }, sum)
+                               : float_store(m, [](auto x) { return x / 2.0; }, sum);
 }
 
 // T with R's correctly rounded cosines.
@@ -595,7 +771,7 @@ template <class M>
 EXACTVMAF_HD_INLINE float upcase_t_r(float h_bar, M& m) {
   using T = real_of<M>;
   const T h = T(h_bar);
-  return f32_of(1.0 - 0.17 * m.cos_f64(h - kPiOver6) + 0.24 * m.cos_f64(2.0 * h) +
+  return m.f32(1.0 - 0.17 * m.cos_f64(h - kPiOver6) + 0.24 * m.cos_f64(2.0 * h) +
            0.32 * m.cos_f64(3.0 * h + kPiOver30) - 0.20 * m.cos_f64(4.0 * h - kSevenPiOver20));
 }
 
@@ -609,33 +785,106 @@ template <class M>
 EXACTVMAF_HD_INLINE float upcase_t(float h_bar, M& m) {
   using T = real_of<M>;
   const T h = T(h_bar);
-  if (M::kShortcuts && h >= 0.0 && h < 12.0) {  // h_bar is in [0, 3 pi): arguments below 64
-    const T v = 1.0 - 0.17 * cos_approx(h - kPiOver6) + 0.24 * cos_approx(2.0 * h) +
-                     0.32 * cos_approx(3.0 * h + kPiOver30) - 0.20 * cos_approx(4.0 * h - kSevenPiOver20);
-    float t = 0.0f;
-    if (rmath::detail::round_to_float(v, T(0.0), T(0x1p-44), &t)) return t;
+  if constexpr (kIsPair<T>) {
+    // The same sum on pairs: cos_pair's bounds cover R's cosines of R's
+    // arguments, and the pairs' own bounds R's eight roundings.
+    if (h_bar >= 0.0f && h_bar < 12.0f)
+      return m.f32(1.0 - 0.17 * rmath::cos_pair(h - kPiOver6) + 0.24 * rmath::cos_pair(2.0 * h) +
+                   0.32 * rmath::cos_pair(3.0 * h + kPiOver30) - 0.20 * rmath::cos_pair(4.0 * h - kSevenPiOver20));
+    return upcase_t_r(h_bar, m);
+  } else {
+    if (M::kShortcuts && h_bar >= 0.0f && h_bar < 12.0f) {  // h_bar is in [0, 3 pi): arguments below 64
+      const T v = 1.0 - 0.17 * cos_approx(h - kPiOver6) + 0.24 * cos_approx(2.0 * h) +
+                       0.32 * cos_approx(3.0 * h + kPiOver30) - 0.20 * cos_approx(4.0 * h - kSevenPiOver20);
+      float t = 0.0f;
+      if (rmath::detail::round_to_float(v, T(0.0), T(0x1p-44), &t)) return t;
+    }
+    return upcase_t_r(h_bar, m);
   }
-  return upcase_t_r(h_bar, m);
 }
 
-template <class T>
-EXACTVMAF_HD_INLINE float radians_to_degrees(float radians) {
-  return f32_of(T(radians) * kRadToDeg);
+// (float)((double)x * c) for a positive double constant c. On pairs a small
+// x (the radians of a tiny angle) is scaled by 2^100 first (exactly), and
+// the float is decided at the scale, subnormal ones included.
+template <class M>
+EXACTVMAF_HD_INLINE float mul_pos_const_to_float(float x, double c, M& m) {
+  using T = real_of<M>;
+  if constexpr (kIsPair<T>) {
+    if (x == 0.0f) return x;  // (+-0) c = +-0
+    const float ax = x < 0.0f ? -x : x;
+    const int k = ax < 0x1p-60f ? 100 : 0;
+    return m.f32_scaled(T(rmath::pair_detail::scale_f32(x, k)) * c, -k);
+  } else {
+    return m.f32(T(x) * c);
+  }
 }
-template <class T>
-EXACTVMAF_HD_INLINE float degrees_to_radians(float degrees) {
-  return f32_of(T(degrees) * kDegToRad);
+
+template <class M>
+EXACTVMAF_HD_INLINE float radians_to_degrees(float radians, M& m) {
+  return mul_pos_const_to_float(radians, kRadToDeg, m);
+}
+template <class M>
+EXACTVMAF_HD_INLINE float degrees_to_radians(float degrees, M& m) {
+  return mul_pos_const_to_float(degrees, kDegToRad, m);
 }
 
 template <class M>
 EXACTVMAF_HD_INLINE float r_sub_t(float c_bar_prime, float h_bar, M& m) {
   using T = real_of<M>;
-  const float degrees = f32_of((T(radians_to_degrees<T>(h_bar)) - 275.0) * (1.0 / 25.0));
+  const float degrees = float_store(m, [](auto deg) { return (deg - 275.0) * (1.0 / 25.0); }, radians_to_degrees(h_bar, m));
   const float c7 = powf7_f32(c_bar_prime, m);
   const float ratio = c7 / (c7 + kPowf25_7);  // upstream evaluates c^7 twice: same value
   const float degrees_sq = degrees * degrees;  // upstream squares with a float power; gcc emits this product
   const float angle_deg = sixty_exp_to_float(T(-degrees_sq), m);  // degrees_to_radians takes a float
-  return mul_sin_to_float(-2.0 * sqrt_of(T(ratio)), T(degrees_to_radians<T>(angle_deg)), m);
+  return mul_sin_to_float(-2.0 * sqrt_of(T(ratio)), T(degrees_to_radians(angle_deg, m)), m);
+}
+
+// G = 1 - sqrt(c_bar^7 / (c_bar^7 + 25^7)) in R's doubles. On pairs, for a
+// small c_bar (near-neutral colours, common):
+//   - c_bar < 2^-11: R's c7 < 2^-77, its quotient < 2^-109 and root <
+//     2^-54.5, and 1 - s rounds to 1 (the double below 1 is 1 - 2^-53): G = 1;
+//   - c_bar < 2^-4: c7 < 2^-28 is below half an ulp of 25^7 (2^-21), so R's
+//     denominator is 25^7 exactly; c7 is taken as (2^16 c_bar)^7 (2^112
+//     times R's, with R's rounding in the bound), the quotient and root at
+//     that scale (R's roundings commute with it: no double underflows), and
+//     the root scaled back by 2^-56.
+template <class M>
+EXACTVMAF_HD_INLINE real_of<M> g_factor(float c_bar, M& m) {
+  using T = real_of<M>;
+  if constexpr (kIsPair<T>) {
+    if (c_bar >= 0.0f && c_bar < 0x1p-11f) return T(1.0f);
+    if (c_bar >= 0.0f && c_bar < 0x1p-4f) {
+      T c7s = pow7_pair(c_bar * 0x1p16f);
+      c7s.err = rmath::pair_detail::bound_finish(c7s.err + rmath::pair_detail::bound_mul(0x1p-53f, c7s.hi));
+      const T s = rmath::scale_pair(sqrt_of(c7s / T(kPow25_7)), -56);
+      if (s.hi < 0x1p-40f) {
+        // R's 1 - s is 1 - k 2^-53 with k = round(s 2^53) (the doubles
+        // below 1 are 2^-53 apart; a tie takes the even k): held exactly, so
+        // that a' = a + (a/2) G, which is then within 2^-41 of the midpoint
+        // 1.5 a, can be decided (a_prime).
+        float k = 0.0f;
+        if (!m.nearest_integer(rmath::scale_pair(s, 53), &k)) return T(1.0f);
+        return T{1.0f, -k * 0x1p-53f, 0.0f};
+      }
+      return 1.0 - s;
+    }
+  }
+  const T c_bar7 = pow7_f64(c_bar, m);
+  return 1.0 - sqrt_of(c_bar7 / (c_bar7 + kPow25_7));
+}
+
+// a' = (float)(a + (a / 2) G). On pairs, G exactly 1 - k 2^-53 with a small
+// k (g_factor) puts R's value within 2^-41 of the midpoint 1.5 a, where R's
+// own roundings of the product and the sum decide the float: those two
+// operations in Sf64 (exact), as R performs them.
+template <class M>
+EXACTVMAF_HD_INLINE float a_prime(float a, const real_of<M>& g, M& m) {
+  using T = real_of<M>;
+  if constexpr (kIsPair<T>) {
+    if (g.err == 0.0f && g.hi == 1.0f && g.lo < 0.0f)
+      return f32_of(Sf64(a) + Sf64(a / 2.0f) * (Sf64(1.0f) + Sf64(g.lo)));  // 1 - k 2^-53: exact in Sf64
+  }
+  return m.f32(T(a) + T(a / 2.0f) * g);
 }
 
 // KSubArgs { 0.65, 1.0, 4.0 } as floats.
@@ -646,34 +895,62 @@ EXACTVMAF_HD_INLINE float ciede2000(const Lab& c1_lab, const Lab& c2_lab, M& m) 
   using T = real_of<M>;
   const float delta_l_prime = c2_lab.l - c1_lab.l;
   const float l_bar = (c1_lab.l + c2_lab.l) / 2.0f;
-  const float c1 = f32_of(sqrt_of(T(c1_lab.a) * T(c1_lab.a) + T(c1_lab.b) * T(c1_lab.b)));
-  const float c2 = f32_of(sqrt_of(T(c2_lab.a) * T(c2_lab.a) + T(c2_lab.b) * T(c2_lab.b)));
+  auto chroma_of = [](auto a, auto b) { return sqrt_of(a * a + b * b); };
+  const float c1 = float_store(m, chroma_of, c1_lab.a, c1_lab.b);
+  const float c2 = float_store(m, chroma_of, c2_lab.a, c2_lab.b);
   const float c_bar = (c1 + c2) / 2.0f;
-  const T c_bar7 = pow7_f64(c_bar, m);
-  const T g_factor = 1.0 - sqrt_of(c_bar7 / (c_bar7 + kPow25_7));
-  const float a_prime_1 = f32_of(T(c1_lab.a) + T(c1_lab.a / 2.0f) * g_factor);
-  const float a_prime_2 = f32_of(T(c2_lab.a) + T(c2_lab.a / 2.0f) * g_factor);
-  const float c_prime_1 = f32_of(sqrt_of(T(a_prime_1) * T(a_prime_1) + T(c1_lab.b) * T(c1_lab.b)));
-  const float c_prime_2 = f32_of(sqrt_of(T(a_prime_2) * T(a_prime_2) + T(c2_lab.b) * T(c2_lab.b)));
+  const T g = g_factor(c_bar, m);
+  const float a_prime_1 = a_prime(c1_lab.a, g, m);
+  const float a_prime_2 = a_prime(c2_lab.a, g, m);
+  const float c_prime_1 = float_store(m, chroma_of, a_prime_1, c1_lab.b);
+  const float c_prime_2 = float_store(m, chroma_of, a_prime_2, c2_lab.b);
   const float c_bar_prime = (c_prime_1 + c_prime_2) / 2.0f;
   const float delta_c_prime = c_prime_2 - c_prime_1;
-  const T l_off = T(l_bar - 50.0f);
-  const T l_off_sq = l_off * l_off;
-  const float s_sub_l = f32_of(1. + ((0.015 * l_off_sq) / sqrt_of(20.0 + l_off_sq)));
-  const float s_sub_c = f32_of(1. + 0.045 * T(c_bar_prime));
+  const float s_sub_l = float_store(
+      m,
+      [](auto l_off) {
+        const auto l_off_sq = l_off * l_off;
+        return 1. + ((0.015 * l_off_sq) / sqrt_of(20.0 + l_off_sq));
+      },
+      l_bar - 50.0f);
+  const float s_sub_c = float_store(m, [](auto c) { return 1. + 0.045 * c; }, c_bar_prime);
   const float h_prime_1 = h_prime(c1_lab.b, a_prime_1, m);
   const float h_prime_2 = h_prime(c2_lab.b, a_prime_2, m);
-  const float dh_prime = delta_h_prime<T>(c1, c2, h_prime_1, h_prime_2);
+  const float dh_prime = delta_h_prime(c1, c2, h_prime_1, h_prime_2, m);
   const float delta_upcase_h_prime = mul_sin_to_float(2.0 * sqrt_of(T(c_prime_1 * c_prime_2)), T(dh_prime) / 2.0, m);
-  const float h_bar = upcase_h_bar_prime<T>(h_prime_1, h_prime_2);
+  const float h_bar = upcase_h_bar_prime(h_prime_1, h_prime_2, m);
   const float t = upcase_t(h_bar, m);
-  const float s_sub_upcase_h = f32_of(1.0 + 0.015 * T(c_bar_prime) * T(t));
+  const float s_sub_upcase_h = float_store(m, [](auto c, auto tt) { return 1.0 + 0.015 * c * tt; }, c_bar_prime, t);
   const float rt = r_sub_t(c_bar_prime, h_bar, m);
   const float lightness = delta_l_prime / (kKL * s_sub_l);
   const float chroma = delta_c_prime / (kKC * s_sub_c);
   const float hue = delta_upcase_h_prime / (kKH * s_sub_upcase_h);
-  return f32_of(sqrt_of(T(lightness) * T(lightness) + T(chroma) * T(chroma) + T(hue) * T(hue) +
-                    T(rt * chroma * hue)));
+  return float_store(
+      m, [](auto l, auto c, auto h, auto rch) { return sqrt_of(l * l + c * c + h * h + rch); }, lightness, chroma, hue,
+      rt * chroma * hue);
+}
+
+// The fp64-free variant's ΔE00 of two Labs (device, and the CPU's
+// emulation of it): fp32 pairs first, the pixel replayed in Sf64 where the
+// pairs leave a store undecided (arith counts both); false where Sf64 cannot
+// decide either (the caller then takes R's value on the host). The Sf64
+// formula is one out-of-line copy, so the kernel's registers serve the pairs.
+EXACTVMAF_HD_OUTLINE float ciede2000_sf64(const Lab& c1, const Lab& c2, bool* undecided) {
+  Sf64Math m;
+  const float v = ciede2000(c1, c2, m);
+  *undecided = m.undecided;
+  return v;
+}
+
+EXACTVMAF_HD_INLINE bool delta_e_fp64_free(const Lab& c1, const Lab& c2, rmath::Fp32PairArith& arith, float* out) {
+  ++arith.islands;
+  PairMath pm;
+  *out = ciede2000(c1, c2, pm);
+  if (!pm.undecided) return true;
+  ++arith.replays;
+  bool undecided = false;
+  *out = ciede2000_sf64(c1, c2, &undecided);
+  return !undecided;
 }
 
 // One pixel pair from its samples. Equal samples give exactly +0 without
