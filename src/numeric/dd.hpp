@@ -34,7 +34,10 @@ using DD = DDOf<double>;
 // ---------------------------------------------------------------- bit access
 EXACTVMAF_HD_INLINE std::uint64_t bits_of(double x) {
 #if EXACTVMAF_DEVICE_CODE
-  return static_cast<std::uint64_t>(__double_as_longlong(x));
+  // Not __double_as_longlong: in a large out-of-line function the inliner
+  // can leave that one a call, whose double argument is an fp64 parameter
+  // store in the fp64-free kernels (Sf64's constants).
+  return __builtin_bit_cast(std::uint64_t, x);
 #else
   std::uint64_t u;
   std::memcpy(&u, &x, sizeof u);

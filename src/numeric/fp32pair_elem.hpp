@@ -1,9 +1,9 @@
 // Elementary functions on fp32 pairs (numeric/fp32pair.hpp) for R's double
-// islands that call sqrt, sin, cos, exp and atan2 (CIEDE2000 on devices
-// without fp64). Each returns a pair and a rigorous bound err with
+// islands that call sqrt, sin, cos, exp, atan2, log and pow (CIEDE2000 on
+// devices without fp64). Each returns a pair and a rigorous bound err with
 // |(hi + lo) - R| <= err, R being the double upstream computes: the
 // correctly rounded double of the function of R's double argument
-// (rmath::cr_sin, cr_cos, cr_exp, cr_atan2; IEEE sqrt). fp32 and integer
+// (rmath::cr_sin, cr_cos, cr_exp, cr_atan2, cr_log, cr_pow; IEEE sqrt). fp32 and integer
 // operations only. Outside a function's domain, err = pair_detail::kInfErr.
 //
 //   PairF64 sqrt_pair(PairF64 x)       x.hi > 0, x.err < x.hi / 2; exact +-0
@@ -12,6 +12,10 @@
 //   ScaledPair exp_pair(PairF64 x)     x.hi in [-700, 1], x.err <= 2^-20:
 //                                      m 2^e, m.hi in [0.5, 2), m.err relative
 //   PairF64 atan2_pair(float y, float x)  finite nonzero floats, relative bound
+//   PairF64 log_pair(PairF64 x)        x.hi in [2^-100, 2^100], x.err < x.hi / 2:
+//                                      bound relative to |ln| (cr_log)
+//   ScaledPair pow_pair(PairF64 x, PairF64 y)  as log_pair, |y ln x| <= 20:
+//                                      m 2^e as exp_pair (cr_pow)
 //
 // Common to all bounds (u = 2^-24). The argument is first renormalised
 // (two_sum, exact). The polynomial kernels run on a copy of the argument with
@@ -41,7 +45,8 @@
 // roundings of the bound arithmetic itself, at most ~10 per operation, and
 // an absolute 2^-145) closes each operation's err. These absolute terms are
 // below 2^-110 relative to every result whose bound is relative (the
-// kernels' relative paths have results >= 2^-27).
+// kernels' relative paths have results >= 2^-27; ln of a double near 1:
+// >= 2^-54).
 // Constant pairs (Taylor coefficients, atan(j/16), pi/2, pi) are (RN(v),
 // RN(v - RN(v))), checked against MPFR by the test to |hi + lo - v| <=
 // 2^-49 |v| (pi/2: 2^-49.05, pi: 2^-48.05 absolute); 2^(j/64) is
@@ -365,9 +370,11 @@ EXACTVMAF_HD_INLINE PairF64 cos_pair(PairF64 x_in) {
 // err 2^-48 |T|. m in [0.70, 1.43].
 // Bound: m.err (at most ~u^2 table + 3u^2 the last sum, typically ~2u^2)
 // + propagation |m| (e^x.err - 1) <= |m| x.err (1 + 2^-19) + R's 2^-53 |m|.
-EXACTVMAF_HD_INLINE ScaledPair exp_pair(PairF64 x_in) {
-  using namespace pair_elem_detail;
-  if (!(x_in.hi >= -700.0f && x_in.hi <= 1.0f) || !(x_in.err <= 0x1p-20f)) return {{1.0f, 0.0f, kInfErr}, 0};
+// The method is pair_elem_detail::exp_core, shared with pow_pair: it holds
+// for x.hi in [-700, 20] too (j in [1, 1847] keeps hi/(jA) in [0.5, 1.51]
+// and |r| <= 0.00542; x.err <= 2^-20 is the caller's check).
+namespace pair_elem_detail {
+EXACTVMAF_HD_INLINE ScaledPair exp_core(PairF64 x_in) {
   const PairF64 x = normalise(x_in);
   const float jf = powf_pair_detail::nearest_int(x.hi * k64OverLn2);
   const Two n = two_sum(x.hi - jf * kLn2o64A, x.lo);
@@ -390,6 +397,13 @@ EXACTVMAF_HD_INLINE ScaledPair exp_pair(PairF64 x_in) {
   const PairF64 m = add(t, mul(t, e));
   const float propagated = bound_mul(abs_f32(m.hi) * 1.0001f, x.err + reduction_err);
   return {{m.hi, m.lo, final_err(m, propagated)}, (j - i) / 64};
+}
+}  // namespace pair_elem_detail
+
+EXACTVMAF_HD_INLINE ScaledPair exp_pair(PairF64 x_in) {
+  if (!(x_in.hi >= -700.0f && x_in.hi <= 1.0f) || !(x_in.err <= 0x1p-20f))
+    return {{1.0f, 0.0f, pair_detail::kInfErr}, 0};
+  return pair_elem_detail::exp_core(x_in);
 }
 
 // atan2 of exact floats. q = min(|y|,|x|) / max(|y|,|x|) from the mantissas
@@ -477,6 +491,180 @@ EXACTVMAF_HD_INLINE PairF64 sqrt_of(PairF64 x) {
   if (x.lo == 0.0f && x.err == 0.0f && x.hi > 0.0f && x.hi < 0x1p-100f)
     return scale_pair(sqrt_pair(PairF64(pair_detail::scale_f32(x.hi, 128))), -64);
   return sqrt_pair(x);
+}
+
+namespace pair_elem_detail {
+
+// Half an ulp of a normal float v != 0 with |v| >= 2^-102: the largest
+// distance of a pair's lo = RN(v - hi) to the real v - hi.
+EXACTVMAF_HD_INLINE float half_ulp(float v) {
+  return sf64_detail::float_of_bits((sf64_detail::float_bits(v) & 0x7f800000u) - (24u << 23));
+}
+
+// a b with the three cross products exact (two_prod) and the sums' dropped
+// parts measured at run time: err is about the result pair's own rounding
+// (~u^2 |ab| / 4 typically) where mul's bound is up to ~5u^2 |ab|. For the
+// products whose absolute error matters relative to something smaller
+// (L_i ln 2 in ln, t = y ln x in pow: it becomes e^t's relative error).
+// The two_prod error terms may underflow below 2^-126 (kTiny); a.lo b.lo
+// is rounded once (u |s|) and so is its sum with c.lo (two_sum, not
+// fast_two_sum: q and r may cancel below |s|).
+EXACTVMAF_HD_INLINE PairF64 mul_accurate(PairF64 a, PairF64 b) {
+  const Two p = two_prod(a.hi, b.hi), q = two_prod(a.hi, b.lo), r = two_prod(a.lo, b.hi);
+  const float s = a.lo * b.lo;
+  float dropped_cross, dropped_sum;
+  const Two c = pair_detail::add_pairs(q.hi, q.lo, r.hi, r.lo, &dropped_cross);
+  const float c_lo = c.lo + s;
+  const Two cs = two_sum(c.hi, c_lo);
+  const Two z = pair_detail::add_pairs(p.hi, p.lo, cs.hi, cs.lo, &dropped_sum);
+  const float rounding = dropped_cross + dropped_sum + kU * (abs_f32(c_lo) + abs_f32(s)) + kTiny;
+  const float prop = bound_mul(abs_f32(a.hi) + abs_f32(a.lo), b.err) +
+                     bound_mul(abs_f32(b.hi) + abs_f32(b.lo) + b.err, a.err);
+  return {z.hi, z.lo, bound_finish(rounding + prop)};
+}
+
+// ln(1 + z) for |z| <= 2^-7 + 2^-24 (z's err ignored, as the other kernels).
+// ln(1 + z) = z + z^2 P2, P2 = -1/2 + z P3, P3 = 1/3 + z P4, P4 = -1/4 + z Q,
+// on pairs; Q = 1/5 - z/6 + z^2/7 - z^3/8 in float from z.hi, off the
+// series' Q by truncation z^4/9 / (1 - z) <= 2^-31.1, RN(1/5) and the last
+// rounding 2^-27 each, the inner ones and z.lo's effect below 2^-33:
+// 2^-25.9 <= kLog1pTailErr, which adds |z|^5 2^-25 <= 2^-53 |ln(1 + z)|.
+// Coefficient k's float rounding would cost z^(k-1) u / k relative: pair
+// steps through k = 4 (-1/4, -1/2 are exact; 1/3 is a 2^-49 pair).
+inline constexpr float kLog1pTailErr = 0x1p-25f;
+EXACTVMAF_HD_INLINE PairF64 log1p_kernel(PairF64 z_in) {
+  const PairF64 z = exact_copy(z_in);
+  if (z.hi == 0.0f) return {0.0f, 0.0f, 0.0f};  // normalised: lo is 0 too
+  const float zh = z.hi;
+  const float q = kInv5Hi + zh * (-kInvFact3Hi + zh * (kInv7 - zh * 0.125f));
+  PairF64 p = add(PairF64{-0.25f, 0.0f, 0.0f}, mul(z, PairF64{q, 0.0f, kLog1pTailErr}));
+  p = add(coef(kInv3Hi, kInv3Lo), mul(z, p));
+  p = add(PairF64{-0.5f, 0.0f, 0.0f}, mul(z, p));
+  return add(z, mul(mul(z, z), p));
+}
+
+// ln X for the value X = hi + lo of a normalised pair with hi in the pairs'
+// range and > 0; err bounds |result - ln X| (x.err is the caller's).
+// X = 2^e (m + lo') with m = hi 2^-e in [1, 2), lo' = lo 2^-e; r = r_i, L_i
+// = -log2 r_i (- 1, e' = e + 1 from sqrt 2 on) from powf_pair's table (i =
+// the top 7 fraction bits of m); z = (m r - 1) + lo' r: m r exact
+// (two_prod), minus 1 exact (Sterbenz), lo' r exact (two_prod; lo' rounded
+// or the product's error term underflowing only where below 2^-126: kTiny),
+// summed by add; |z| <= 2^-7 (table generator) + 2^-24. Then
+//   ln X = e' ln 2 + L_i ln 2 + ln(1 + z).
+// ln(1 + z): log1p_kernel plus z's err times 1.01 (ln(1 + z) is 1.008-
+// Lipschitz there). L_i and ln 2 are (RN(v), RN(v - RN(v))) pairs, off by at
+// most half an ulp of lo (checked against MPFR by the test); L_i = 0 (r = 1
+// or 1/2: X near 1) and e' = 0 skip their terms, so that ln X near 0 keeps a
+// relative bound. e' ln 2 = 64 e' (A + B + C + D + d), the ln2/64 split of
+// exp_pair: 64 e' A exact (8-bit A, |e'| <= 101), 64 e' B and 64 e' C
+// exact (two_prod), 64 e' D and its sum with (64 e' C).lo rounded (<=
+// 2^-75 together) and 64 |e'| |d| <= 2^-77.6: 2^-72 for the lot. With e' !=
+// 0, |e' ln 2| >= 0.69 and |L_i ln 2 + ln(1 + z)| <= 0.36: no cancellation,
+// and L_i ln 2 + ln(1 + z) cancels by 2x at most (the buckets next to 1), so
+// every pair sum's dropped part is ~u^2 of |ln X|. Run time values:
+// relative ~2^-49 typically, at most 2^-46.1 (measured).
+EXACTVMAF_HD_INLINE PairF64 log_kernel(PairF64 x) {
+  using powf_pair_detail::kLn2Hi;
+  using powf_pair_detail::kLn2Lo;
+  int e;
+  const float m = split_exponent(x.hi, &e);
+  const int i = static_cast<int>((sf64_detail::float_bits(m) & 0x007fffffu) >> 16);
+  const powf_pair_detail::LogEntry& le = powf_pair_detail::log_entry(i);
+  const Two mr = two_prod(m, le.r);
+  const Two z0 = fast_two_sum(mr.hi - 1.0f, mr.lo);
+  const Two lr = two_prod(pair_detail::scale_f32(x.lo, -e), le.r);
+  const PairF64 z = add(PairF64{z0.hi, z0.lo, 0.0f}, PairF64{lr.hi, lr.lo, x.lo == 0.0f ? 0.0f : kTiny});
+  PairF64 result = log1p_kernel(z);
+  result.err = bound_finish(result.err + 1.01f * z.err);
+  if (le.l_hi != 0.0f) {
+    const PairF64 l_i{le.l_hi, le.l_lo, le.l_lo == 0.0f ? 0.0f : half_ulp(le.l_lo)};
+    const PairF64 ln2{kLn2Hi, kLn2Lo, half_ulp(kLn2Lo)};
+    result = add(mul_accurate(l_i, ln2), result);
+  }
+  const int e_total = e + (i >= powf_pair_detail::kSqrt2Index ? 1 : 0);
+  if (e_total != 0) {
+    const float jf = 64.0f * static_cast<float>(e_total);
+    const Two pb = two_prod(jf, kLn2o64B);
+    Two pc = two_prod(jf, kLn2o64C);
+    pc = fast_two_sum(pc.hi, pc.lo + jf * kLn2o64D);
+    PairF64 e_ln2 = add(PairF64{jf * kLn2o64A, 0.0f, 0.0f}, PairF64{pb.hi, pb.lo, 0.0f});
+    e_ln2 = add(e_ln2, PairF64{pc.hi, pc.lo, 0x1p-72f});
+    result = add(e_ln2, result);
+  }
+  return result;
+}
+
+// |ln X - ln x_R| <= x.err / (X - x.err) for x_R within x.err of X (ln is
+// 1/t-Lipschitz on [X - err, inf)); X >= hi (1 - 2^-24) (normalised), and
+// the (1 - 2^-22) and bound_finish's slack cover the roundings here.
+EXACTVMAF_HD_INLINE float log_propagation(PairF64 x) {
+  if (x.err == 0.0f) return 0.0f;
+  return pair_detail::bound_div(x.err, x.hi * (1.0f - 0x1p-22f) - x.err);
+}
+
+EXACTVMAF_HD_INLINE bool log_domain(PairF64 x) {
+  return x.hi > 0.0f && x.err < 0.5f * x.hi && pair_detail::in_range(x.hi);
+}
+
+}  // namespace pair_elem_detail
+
+// ln, R = RN(ln x_R) (cr_log). Bound: log_kernel's err + the propagation
+// x.err / (X - x.err) + R's rounding 2^-53 |ln x_R|. An exact 1 gives an
+// exact 0.
+EXACTVMAF_HD_INLINE PairF64 log_pair(PairF64 x_in) {
+  using namespace pair_elem_detail;
+  const PairF64 x = normalise(x_in);
+  if (!log_domain(x)) return {0.0f, 0.0f, kInfErr};
+  const PairF64 l = log_kernel(x);
+  return {l.hi, l.lo, final_err(l, log_propagation(x))};
+}
+
+// pow, R = RN(x_R^y_R) (cr_pow: one rounding, of the real power), for x in
+// log_pair's domain and |t| <= 20, t = y ln x. Method: t = mul_accurate(y, l), l =
+// log_kernel(x) with err log_kernel's + log_propagation(x), so that l.err
+// bounds |l - ln x_R| (no rounding of R's: R rounds no log) and t.err bounds
+// |t - t_R|, t_R = y_R ln x_R real (the product propagates y.err, l.err); then
+// exp_core(t). Proof of the bound: P = x_R^y_R = e^t_R; exp_core's err is
+// |m 2^e - e^T| (kernel) + |m| (e^t.err - 1) (>= |e^T - e^t_R| 2^-e, T the
+// value of t) + 2^-53 |m| (>= |R - P| 2^-e, P normal), all relative to m;
+// its proof only uses |T - t_R| <= t.err and R = RN(e^t_R), so it holds for
+// the real t_R. Relative bound: exp's ~2^-46.5 + |y| l.err + |ln x| y.err
+// (PairF64(2.4).err = 2^-47.3) + t's rounding, i.e. ~u^2 |t| on top of
+// exp's (mul_accurate keeps t's own rounding near the pair's); measured at
+// most 2^-43.9 for y = 2.4 on (0.08, 2.4), 2^-45.6 for the cube root on
+// (0.008, 9), 2^-43.5 for |t| <= 6, 2^-41.7 for |t| <= 20. t.err > 2^-20
+// or |t.hi| > 20: kInfErr.
+EXACTVMAF_HD_INLINE ScaledPair pow_pair(PairF64 x_in, PairF64 y_in) {
+  using namespace pair_elem_detail;
+  const PairF64 x = normalise(x_in), y = normalise(y_in);
+  const ScaledPair none{{1.0f, 0.0f, kInfErr}, 0};
+  if (!log_domain(x) || !(y.err < kInfErr)) return none;
+  PairF64 l = log_kernel(x);
+  l.err = bound_finish(l.err + log_propagation(x));
+  // y = n + f with an integer n in [1, 4] (the Lab's 2.4 = 2 + 0.4): x^y =
+  // x^n e^(f ln x), so that ln x's error is amplified by |f| rather than |y|
+  // (x^2.4: 2^-46 instead of 2^-43.9). f = y - n: y.hi - n is exact
+  // (Sterbenz: n <= y.hi < n + 1 <= 2n), its sum with y.lo is add's. x^n on
+  // pairs carries x.err (mul_accurate propagates both operands' err, valid
+  // for the same x_R twice); the product with m 2^e then bounds |x^n m 2^e -
+  // x_R^n e^(f_R ln x_R)| with R's one rounding in m's 2^-53 |m| (relative,
+  // so scaled by x^n it is 2^-53 of the product).
+  const float n = pair_detail::floor_f32(y.hi);
+  if (n >= 1.0f && n <= 4.0f) {
+    const PairF64 f = add(PairF64{y.hi - n, 0.0f, 0.0f}, PairF64{y.lo, 0.0f, y.err});
+    const PairF64 t = mul_accurate(f, l);
+    if (!(abs_f32(t.hi) <= 20.0f) || !(t.err <= 0x1p-20f)) return none;
+    const ScaledPair e = exp_core(t);
+    PairF64 xn = x;
+    for (int k = 1; k < static_cast<int>(n); ++k) xn = mul_accurate(xn, x);
+    const PairF64 p = mul_accurate(xn, e.m);
+    const int k = pair_detail::exponent_f32(p.hi);  // back to m in [1, 2): exact power-of-two scaling
+    return {scale_pair(PairF64{p.hi, p.lo, bound_finish(p.err)}, -k), e.e + k};
+  }
+  const PairF64 t = mul_accurate(y, l);
+  if (!(abs_f32(t.hi) <= 20.0f) || !(t.err <= 0x1p-20f)) return none;
+  return exp_core(t);
 }
 
 }  // namespace exactvmaf::rmath

@@ -47,6 +47,11 @@ std::vector<GroupCase> fp32pair_cases() {
 // 1e-3 of them.
 constexpr double kReplayCeiling = 1e-4;
 constexpr double kChainReplayCeiling = 1e-3;
+// ciede's islands are per pixel (its Labs without the 8-bit table, and the
+// formula): one colour whose Lab lies within 2^-45 of a float midpoint
+// replays in Sf64 at every pixel of that colour (s02: one colour, 102 of
+// 229 953 islands); ciede is held to the same 1e-3, and to 1e-4 for the
+// pixels left to the host.
 
 class CudaFp32PairGolden : public ::testing::TestWithParam<GroupCase> {};
 
@@ -78,7 +83,7 @@ TEST_P(CudaFp32PairGolden, SameBitsAsCpuAndR) {
               static_cast<unsigned long long>(gpu.cuda_host_samples),
               static_cast<unsigned long long>(gpu.cuda_host_frames));
   EXPECT_LE(static_cast<double>(gpu.cuda_replays),
-            (c.group == "speed" ? kChainReplayCeiling : kReplayCeiling) * static_cast<double>(gpu.cuda_pair_islands))
+            (c.group == "speed" || c.group == "ciede" ? kChainReplayCeiling : kReplayCeiling) * static_cast<double>(gpu.cuda_pair_islands))
       << what;
   // ciede's pixels left to the host, per pixel (on pairs first); the others'
   // per exact island.

@@ -368,6 +368,42 @@ TEST(CiedeMath, PairsFirstEqualRWhereDecided) {
   EXPECT_LE(host * 10000, n) << host << " of " << n << " left to R's functions";
 }
 
+// The fp64-free variant's Lab (lab_fp64_free: R's statements on fp32 pairs
+// with the pair pow, Sf64 where they cannot decide) is R's wherever it
+// decides, for random colours of every bit depth and the neutral axis, and
+// the pairs decide nearly all of them.
+TEST(CiedeMath, LabPairsFirstEqualR) {
+  std::mt19937 rng(37);
+  const std::size_t per_depth = std::getenv("EXACTVMAF_LONG_N") ? std::strtoull(std::getenv("EXACTVMAF_LONG_N"), nullptr, 10) : 40000;
+  std::size_t n = 0, host = 0;
+  rmath::Fp32PairArith arith;
+  for (unsigned bpc : {8u, 10u, 12u, 16u}) {
+    const ciede::LabScale s = ciede::lab_scale(bpc);
+    const ciede::LabScaleOf<rmath::PairF64> sp = ciede::lab_scale_pairs(bpc);
+    const unsigned maxv = (1u << bpc) - 1, mid = 1u << (bpc - 1);
+    std::uniform_int_distribution<unsigned> any(0, maxv), near_mid(mid - 4, mid + 4);
+    for (std::size_t i = 0; i < per_depth; ++i) {
+      const unsigned y = any(rng), u = i % 3 == 0 ? near_mid(rng) : any(rng), v = i % 3 == 0 ? near_mid(rng) : any(rng);
+      ciede::HostMathNoShortcuts book;
+      const ciede::Lab r = ciede::lab_from_yuv_r(y, u, v, s, book);
+      ciede::Lab p{};
+      ++n;
+      if (!ciede::lab_fp64_free(y, u, v, sp, bpc, arith, &p)) {
+        ++host;
+        continue;
+      }
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(r.l), std::bit_cast<std::uint32_t>(p.l)) << bpc << "-bit " << y << " " << u << " " << v;
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(r.a), std::bit_cast<std::uint32_t>(p.a)) << bpc << "-bit " << y << " " << u << " " << v;
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(r.b), std::bit_cast<std::uint32_t>(p.b)) << bpc << "-bit " << y << " " << u << " " << v;
+    }
+  }
+  std::printf("[ pairs ] %zu Labs: %u replayed in Sf64 (%.2g), %zu left to R's functions\n", n, arith.replays,
+              static_cast<double>(arith.replays) / static_cast<double>(n), host);
+  EXPECT_EQ(arith.islands, n);
+  EXPECT_LE(arith.replays * 1000.0, static_cast<double>(n));
+  EXPECT_LE(host * 10000, n);
+}
+
 // The exact special cases the shortcuts take (zero arguments) are R's.
 TEST(CiedeMath, ZeroArgumentRulesAreRs) {
   ciede::HostMath fast;

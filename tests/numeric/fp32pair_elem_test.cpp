@@ -17,6 +17,8 @@
 #include <random>
 
 #include "numeric/cr_exp.hpp"
+#include "numeric/cr_log.hpp"
+#include "numeric/cr_pow.hpp"
 #include "numeric/cr_trig.hpp"
 #include "numeric/fp32pair_elem.hpp"
 
@@ -77,7 +79,7 @@ void check(Stats& s, PairF64 got, double want, double scale, double arg, double 
   }
 }
 
-void report_and_expect(const Stats& s, long expected_infinite = 0) {
+void report_and_expect(const Stats& s, long expected_infinite = 0, double rel_ceiling = kRelBoundCeiling) {
   const long typical = s.n - s.edge_n;
   std::printf("[ %-6s ] %ld args, max err/bound %.3f (exact inputs %.3f; at %a), max bound/|R| 2^%.2f (at %a), undecided %ld of %ld "
               "(rate %.2e; edges %ld of %ld), wrong float %ld, infinite bounds %ld\n",
@@ -87,7 +89,7 @@ void report_and_expect(const Stats& s, long expected_infinite = 0) {
   EXPECT_EQ(s.over_bound, 0) << s.name << " first: " << std::hexfloat << s.first_bad_arg;
   EXPECT_EQ(s.wrong_f32, 0) << s.name << " first: " << std::hexfloat << s.first_bad_arg;
   EXPECT_LE(s.max_ratio, 1.0);
-  EXPECT_LT(s.max_rel_bound, kRelBoundCeiling) << s.name;
+  EXPECT_LT(s.max_rel_bound, rel_ceiling) << s.name;
   EXPECT_LE(static_cast<double>(s.undecided), kUndecidedCeiling * static_cast<double>(typical)) << s.name;
   EXPECT_LE(static_cast<double>(s.edge_undecided), kEdgeUndecidedCeiling * static_cast<double>(s.edge_n)) << s.name;
   EXPECT_EQ(s.infinite, expected_infinite) << s.name;
@@ -294,6 +296,117 @@ TEST(Fp32PairElem, Atan2) {
   }
 }
 
+TEST(Fp32PairElem, Log) {
+  Stats s{"log"};
+  Rng r(6);
+  for (long i = 0; i < kN; ++i) {
+    double v;
+    switch (i % 6) {
+      case 0: v = r.log_uniform(-99.9, 99.9); break;
+      case 1: v = r.near(1.0, -52, -2); break;
+      case 2: v = r.uniform(0.5, 2.0); break;
+      case 3: v = std::ldexp(r.near(1.0, -52, -1), r.below(199) - 99); break;  // near powers of 2
+      case 4: v = r.uniform(0.08, 2.4); break;
+      default: v = r.uniform(0.008, 9.0); break;
+    }
+    // The artificial err: relative 2^-50, and 2^-50 |x - 1| near 1 (ln's
+    // relative condition number there is 1/|ln x|).
+    const double v48 = to48(v);
+    const Input in = make_input(v, static_cast<int>((i / 6) % 3), 0x1p-50 * std::min(v48, std::fabs(v48 - 1.0)));
+    const double want = cr_log(in.v);
+    // An uncertain input near 1 (PairF64 of a 53-bit double drops up to 5
+    // bits, 2^-48 |x|) against |ln x| < 2^-8: hard by nature, counted apart.
+    const bool edge = in.x.err > 0.0f && std::fabs(in.v - 1.0) < 0x1p-8;
+    check(s, log_pair(in.x), want, std::fabs(want), in.v, static_cast<double>(in.x.err) / in.v * 1.0001, edge);
+  }
+  report_and_expect(s);
+  const PairF64 one = log_pair(PairF64{1.0f, 0.0f, 0.0f});
+  EXPECT_EQ(one.hi, 0.0f);
+  EXPECT_EQ(one.lo, 0.0f);
+  EXPECT_EQ(one.err, 0.0f);
+  for (const PairF64 bad : {PairF64{0.0f, 0.0f, 0.0f}, PairF64{-1.0f, 0.0f, 0.0f}, PairF64{1.0f, 0.0f, 0.5f},
+                            PairF64{0x1p-101f, 0.0f, 0.0f}, PairF64{0x1p101f, 0.0f, 0.0f}, PairF64{NAN, 0.0f, 0.0f}})
+    EXPECT_EQ(log_pair(bad).err, pair_detail::kInfErr);
+}
+
+// pow_pair against cr_pow at (x, y), y a double through PairF64(double);
+// also to_f32_scaled of the scaled result against (float)R.
+struct PowStats {
+  Stats s;
+  long scaled_undecided = 0, scaled_wrong = 0;
+};
+void check_pow(PowStats& ps, const Input& in, double y) {
+  const ScaledPair got = pow_pair(in.x, PairF64(y));
+  const double want = cr_pow(in.v, y);
+  if (!(got.m.err < pair_detail::kInfErr)) {
+    check(ps.s, got.m, 0.0, 0.0, in.v);  // counted as infinite
+    return;
+  }
+  ASSERT_TRUE(got.m.hi >= 0.5f && got.m.hi < 2.0f) << std::hexfloat << in.v;
+  const double scaled = std::ldexp(want, -got.e);  // exact: R is a normal double
+  check(ps.s, got.m, scaled, scaled, in.v, static_cast<double>(in.x.err) / in.v * std::fabs(y) * 1.0001 * scaled);
+  Fp32PairF64 policy;
+  const float f = policy.to_f32_scaled(got.m, got.e);
+  if (policy.undecided) {
+    ++ps.scaled_undecided;
+  } else if (std::bit_cast<std::uint32_t>(f) != std::bit_cast<std::uint32_t>(static_cast<float>(want))) {
+    ++ps.scaled_wrong;
+  }
+}
+void report_pow(const PowStats& ps, double rel_ceiling = kRelBoundCeiling) {
+  report_and_expect(ps.s, 0, rel_ceiling);
+  std::printf("[ %-6s ] to_f32_scaled: undecided %ld, wrong %ld\n", ps.s.name, ps.scaled_undecided, ps.scaled_wrong);
+  EXPECT_EQ(ps.scaled_wrong, 0);
+  EXPECT_LE(static_cast<double>(ps.scaled_undecided), kUndecidedCeiling * static_cast<double>(ps.s.n));
+}
+
+// CIEDE's two powers: x^2.4 for x in (0.08, 2.4) and x^0x1.5555555555555p-2
+// for x in (0.008, 9).
+TEST(Fp32PairElem, PowCiede) {
+  const struct {
+    const char* name;
+    double y, lo, hi;
+  } cases[] = {{"pow2.4", 2.4, 0.08, 2.4}, {"cbrt", 0x1.5555555555555p-2, 0.008, 9.0}};
+  Rng r(7);
+  for (const auto& c : cases) {
+    PowStats ps{Stats{c.name}};
+    for (long i = 0; i < kN; ++i) {
+      double v;
+      switch (i % 4) {
+        case 0: v = r.uniform(c.lo, c.hi); break;
+        case 1: v = std::exp(r.uniform(std::log(c.lo), std::log(c.hi))); break;
+        case 2: v = r.near(1.0, -52, -2); break;
+        default: v = r.sign() > 0 ? r.near(c.lo, -40, -8) : r.near(c.hi, -40, -4); break;
+      }
+      v = std::clamp(v, c.lo, c.hi);
+      check_pow(ps, make_input(v, static_cast<int>((i / 4) % 3), 0x1p-50 * v), c.y);
+    }
+    report_pow(ps);
+  }
+}
+
+// Any x, y with |y ln x| <= 6 and <= 20: t's absolute error (~u^2 |t|)
+// is e^t's relative one, so the bound grows with |t| (measured 2^-43.5 and
+// 2^-41.7).
+TEST(Fp32PairElem, PowGeneral) {
+  Rng r(8);
+  for (const double t_max : {6.0, 20.0}) {
+    PowStats ps{Stats{t_max == 6.0 ? "pow|t|6" : "pow|t|20"}};
+    for (long i = 0; i < kN; ++i) {
+      const double v = (i % 2) ? r.log_uniform(-99.9, 99.9) : r.log_uniform(-10, 10);
+      const Input in = make_input(v, static_cast<int>((i / 2) % 3), 0x1p-50 * v);
+      const double ln = std::fabs(std::log(in.v)) + 0x1p-60;
+      double y = r.sign() * std::min(t_max / ln, 1e6) * r.uniform(0.0, 0.999);
+      if (i % 5 == 0) y = static_cast<double>(static_cast<float>(y));  // exact float exponents too
+      check_pow(ps, in, y);
+    }
+    report_pow(ps, t_max == 6.0 ? kRelBoundCeiling : 0x1p-41);
+  }
+  EXPECT_EQ(pow_pair(PairF64{2.0f, 0.0f, 0.0f}, PairF64{29.0f, 0.0f, 0.0f}).m.err, pair_detail::kInfErr);
+  EXPECT_EQ(pow_pair(PairF64{0.0f, 0.0f, 0.0f}, PairF64{2.0f, 0.0f, 0.0f}).m.err, pair_detail::kInfErr);
+  EXPECT_EQ(pow_pair(PairF64{-2.0f, 0.0f, 0.0f}, PairF64{2.0f, 0.0f, 0.0f}).m.err, pair_detail::kInfErr);
+}
+
 // The constants: pairs within their stated bounds of the real values
 // (MPFR, 256 bits), floats the nearest ones, the splits of pi/2 and ln2/64.
 class Mp {
@@ -392,6 +505,22 @@ TEST(Fp32PairElem, ConstantsAgainstMpfr) {
   EXPECT_LE(abs_residual(v.get(), {kLn2o64A, kLn2o64B, kLn2o64C, kLn2o64D}), 0x1p-90);
   mpfr_ui_div(v.get(), 1, v.get(), MPFR_RNDN);
   EXPECT_TRUE(is_nearest_float(v.get(), k64OverLn2));
+  // log_kernel's premise: -log2 r_i (- 1 from kSqrt2Index) and ln 2 as pairs
+  // within half an ulp of lo (exact where lo is 0).
+  for (int i = 0; i < powf_pair_detail::kLogTableSize; ++i) {
+    const powf_pair_detail::LogEntry& e = powf_pair_detail::log_entry(i);
+    mpfr_set_d(v.get(), static_cast<double>(e.r), MPFR_RNDN);
+    mpfr_log2(v.get(), v.get(), MPFR_RNDN);
+    mpfr_neg(v.get(), v.get(), MPFR_RNDN);
+    if (i >= powf_pair_detail::kSqrt2Index) mpfr_sub_ui(v.get(), v.get(), 1, MPFR_RNDN);
+    const double bound = e.l_lo == 0.0f ? 0.0 : static_cast<double>(half_ulp(e.l_lo));
+    EXPECT_LE(abs_residual(v.get(), {e.l_hi, e.l_lo}), bound) << i;
+    EXPECT_EQ(e.l_hi == 0.0f, i == 0 || i == powf_pair_detail::kLogTableSize - 1) << i;
+  }
+  mpfr_const_log2(v.get(), MPFR_RNDN);
+  EXPECT_LE(abs_residual(v.get(), {powf_pair_detail::kLn2Hi, powf_pair_detail::kLn2Lo}),
+            static_cast<double>(half_ulp(powf_pair_detail::kLn2Lo)));
+  EXPECT_EQ(half_ulp(powf_pair_detail::kLn2Lo), 0x1p-53f);
 }
 
 }  // namespace

@@ -93,27 +93,29 @@ namespace {
 // on the device, a colour whose Sf64 Lab is undecided takes R's Lab (the
 // device's table entries the host fixes) and its pixels stay on the device path.
 template <class LabOfR>
-struct Sf64Pixels {
-  LabScaleOf<Sf64> scale;
+struct Fp64FreePixels {
+  LabScaleOf<rmath::PairF64> scale;
+  unsigned bpc = 8;
   bool table8 = false;
   LabOfR lab_of_r;
-  rmath::Fp32PairArith counts;  // islands: pixels on pairs; replays: on Sf64; exact: pixels with Sf64 Labs
+  rmath::Fp32PairArith counts;  // islands: Labs and pixels on pairs; replays: on Sf64
   std::uint64_t host = 0;       // pixels recomputed with R's functions
-  Lab lab(unsigned y, unsigned u, unsigned v, Sf64Math& m) {
-    if (!table8) return lab_from_yuv(y, u, v, scale, m);
-    Sf64Math entry;
-    const Lab l = lab_from_yuv(y, u, v, scale, entry);
-    return entry.undecided ? lab_of_r(y, u, v) : l;
+  // false: R's Lab is needed (per pixel; the table's entries the host fixes)
+  bool lab(unsigned y, unsigned u, unsigned v, Lab* out) {
+    rmath::Fp32PairArith entry;
+    if (lab_fp64_free(y, u, v, scale, bpc, table8 ? entry : counts, out)) return true;
+    if (!table8) return false;
+    *out = lab_of_r(y, u, v);
+    return true;
   }
   bool delta_e(unsigned r0, unsigned r1, unsigned r2, unsigned d0, unsigned d1, unsigned d2, float* de) {
-    Sf64Math m;
-    const Lab l1 = lab(r0, r1, r2, m), l2 = lab(d0, d1, d2, m);
-    if (!table8) ++counts.exact;
-    const bool decided = !m.undecided && delta_e_fp64_free(l1, l2, counts, de);
+    Lab l1, l2;
+    const bool labs = lab(r0, r1, r2, &l1) && lab(d0, d1, d2, &l2);
+    const bool decided = labs && delta_e_fp64_free(l1, l2, counts, de);
     if (!decided) ++host;
     return decided;
   }
-  ~Sf64Pixels() { rmath::count_fp64_emulation(counts, host); }
+  ~Fp64FreePixels() { rmath::count_fp64_emulation(counts, host); }
 };
 
 // Pixels waiting for the batch kernel: their Lab pairs and, for cache misses,
@@ -136,8 +138,8 @@ void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const Picture
   auto lab = [&](unsigned y, unsigned u, unsigned v) {
     return table ? table->get(y, u, v) : lab_from_yuv(y, u, v, c.scale, m);
   };
-  std::optional<Sf64Pixels<decltype(lab)>> sf64;
-  if (fp64_emulation()) sf64.emplace(Sf64Pixels<decltype(lab)>{lab_scale<Sf64>(c.bpc), table != nullptr, lab, {}, 0});
+  std::optional<Fp64FreePixels<decltype(lab)>> sf64;
+  if (fp64_emulation()) sf64.emplace(Fp64FreePixels<decltype(lab)>{lab_scale_pairs(c.bpc), c.bpc, table != nullptr, lab, {}, 0});
   auto delta_e = [&](unsigned r0, unsigned r1, unsigned r2, unsigned d0, unsigned d1, unsigned d2) {
     float de = 0.0f;
     if (sf64 && sf64->delta_e(r0, r1, r2, d0, d1, d2, &de)) return de;

@@ -107,6 +107,7 @@ __global__ void __launch_bounds__(kThreads) frame_kernel(FrameArgs a, DeviceResu
   acc.clear();
   Arith arith;  // counts the Sf64 pixels of the fp32pair variant
   const LabScaleOf<real_of<Math>> scale = scale_for<Math>(a.scale, a.bpc);
+  const LabScaleOf<rmath::PairF64> pair_scale = lab_scale_pairs(a.bpc);  // the fp64-free Labs
   const rmath::device::UndecidedQueue queue{&result->count, result->index, kQueueCapacity};
   const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x < a.wd) {
@@ -118,15 +119,22 @@ __global__ void __launch_bounds__(kThreads) frame_kernel(FrameArgs a, DeviceResu
       const unsigned d0 = sample_at<Sample>(a.dist[0], x, y), d1 = sample_at<Sample>(a.dist[1], cx, cy),
                      d2 = sample_at<Sample>(a.dist[2], cx, cy);
       if (r0 == d0 && r1 == d1 && r2 == d2) continue;  // exactly +0
-      Math m;
-      float de;
-      const Lab l1 = kTable ? table_lab(a.table, r0, r1, r2) : lab_from_yuv(r0, r1, r2, scale, m);
-      const Lab l2 = kTable ? table_lab(a.table, d0, d1, d2) : lab_from_yuv(d0, d1, d2, scale, m);
-      bool undecided = m.undecided;
+      float de = 0.0f;
+      bool undecided = false;
       if constexpr (std::is_same_v<Math, Sf64Math>) {
-        if (!kTable) ++arith.exact;  // the two Labs in Sf64
+        Lab l1, l2;
+        if (kTable) {
+          l1 = table_lab(a.table, r0, r1, r2);
+          l2 = table_lab(a.table, d0, d1, d2);
+        } else {
+          undecided = !lab_fp64_free(r0, r1, r2, pair_scale, a.bpc, arith, &l1) ||
+                      !lab_fp64_free(d0, d1, d2, pair_scale, a.bpc, arith, &l2);
+        }
         undecided = undecided || !delta_e_fp64_free(l1, l2, arith, &de);
       } else {
+        Math m;
+        const Lab l1 = kTable ? table_lab(a.table, r0, r1, r2) : lab_from_yuv(r0, r1, r2, scale, m);
+        const Lab l2 = kTable ? table_lab(a.table, d0, d1, d2) : lab_from_yuv(d0, d1, d2, scale, m);
         de = ciede2000(l1, l2, m);
         undecided = m.undecided;
       }
@@ -148,14 +156,23 @@ template <class Math>
 __global__ void __launch_bounds__(kThreads)
     build_table_kernel(float4* table, LabScale host_scale, rmath::device::UndecidedQueue queue) {
   const LabScaleOf<real_of<Math>> scale = scale_for<Math>(host_scale, 8);
+  const LabScaleOf<rmath::PairF64> pair_scale = lab_scale_pairs(8);
   const unsigned stride = gridDim.x * blockDim.x;
   for (unsigned idx = blockIdx.x * blockDim.x + threadIdx.x; idx < kColours8; idx += stride) {
     unsigned y = 0, u = 0, v = 0;
     colour_of_index8(idx, &y, &u, &v);
-    Math m;
-    const Lab lab = lab_from_yuv(y, u, v, scale, m);
+    Lab lab;
+    bool undecided = false;
+    if constexpr (std::is_same_v<Math, Sf64Math>) {  // the fp64-free table: pairs first
+      rmath::Fp32PairArith arith;
+      undecided = !lab_fp64_free(y, u, v, pair_scale, 8, arith, &lab);
+    } else {
+      Math m;
+      lab = lab_from_yuv(y, u, v, scale, m);
+      undecided = m.undecided;
+    }
     table[idx] = make_float4(lab.l, lab.a, lab.b, 0.0f);
-    if (m.undecided) queue.push(idx);
+    if (undecided) queue.push(idx);
   }
 }
 
@@ -339,7 +356,8 @@ __global__ void __launch_bounds__(kThreads)
     pair_kernel(const std::uint16_t* pairs, std::size_t n, unsigned bpc, LabScale host_scale, const float4* table,
                 float* values, std::uint8_t* undecided, unsigned long long* counts) {
   const LabScaleOf<real_of<Math>> scale = scale_for<Math>(host_scale, bpc);
-  rmath::Fp32PairArith arith;  // the fp64-free variant's pixels on pairs and their Sf64 replays
+  const LabScaleOf<rmath::PairF64> pair_scale = lab_scale_pairs(bpc);
+  rmath::Fp32PairArith arith;  // the fp64-free variant's Labs and pixels on pairs, and their Sf64 replays
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     const std::uint16_t* p = pairs + 6 * i;
@@ -347,11 +365,19 @@ __global__ void __launch_bounds__(kThreads)
     float de = 0.0f;
     bool und = false;
     if (!(p[0] == p[3] && p[1] == p[4] && p[2] == p[5])) {  // else exactly +0
-      const Lab l1 = kTable ? table_lab(table, p[0], p[1], p[2]) : lab_from_yuv(p[0], p[1], p[2], scale, m);
-      const Lab l2 = kTable ? table_lab(table, p[3], p[4], p[5]) : lab_from_yuv(p[3], p[4], p[5], scale, m);
       if constexpr (std::is_same_v<Math, Sf64Math>) {
-        und = m.undecided || !delta_e_fp64_free(l1, l2, arith, &de);
+        Lab l1, l2;
+        if (kTable) {
+          l1 = table_lab(table, p[0], p[1], p[2]);
+          l2 = table_lab(table, p[3], p[4], p[5]);
+        } else {
+          und = !lab_fp64_free(p[0], p[1], p[2], pair_scale, bpc, arith, &l1) ||
+                !lab_fp64_free(p[3], p[4], p[5], pair_scale, bpc, arith, &l2);
+        }
+        und = und || !delta_e_fp64_free(l1, l2, arith, &de);
       } else {
+        const Lab l1 = kTable ? table_lab(table, p[0], p[1], p[2]) : lab_from_yuv(p[0], p[1], p[2], scale, m);
+        const Lab l2 = kTable ? table_lab(table, p[3], p[4], p[5]) : lab_from_yuv(p[3], p[4], p[5], scale, m);
         de = ciede2000(l1, l2, m);
         und = m.undecided;
       }
@@ -367,17 +393,27 @@ __global__ void __launch_bounds__(kThreads)
     lab_kernel(unsigned bpc, unsigned long long first, std::size_t n, LabScale host_scale, float* lab,
                std::uint8_t* undecided) {
   const LabScaleOf<real_of<Math>> scale = scale_for<Math>(host_scale, bpc);
+  const LabScaleOf<rmath::PairF64> pair_scale = lab_scale_pairs(bpc);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const unsigned long long mask = (1ull << bpc) - 1;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     const unsigned long long c = first + i;
-    Math m;
-    const Lab r = lab_from_yuv(static_cast<unsigned>(c >> (2 * bpc)), static_cast<unsigned>((c >> bpc) & mask),
-                               static_cast<unsigned>(c & mask), scale, m);
+    const unsigned y = static_cast<unsigned>(c >> (2 * bpc)), u = static_cast<unsigned>((c >> bpc) & mask),
+                   v = static_cast<unsigned>(c & mask);
+    Lab r;
+    bool und = false;
+    if constexpr (std::is_same_v<Math, Sf64Math>) {
+      rmath::Fp32PairArith arith;
+      und = !lab_fp64_free(y, u, v, pair_scale, bpc, arith, &r);
+    } else {
+      Math m;
+      r = lab_from_yuv(y, u, v, scale, m);
+      und = m.undecided;
+    }
     lab[3 * i] = r.l;
     lab[3 * i + 1] = r.a;
     lab[3 * i + 2] = r.b;
-    undecided[i] = m.undecided ? 1 : 0;
+    undecided[i] = und ? 1 : 0;
   }
 }
 

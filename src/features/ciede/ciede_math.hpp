@@ -144,10 +144,24 @@ struct PairMath {
     return rmath::PairF64{};
   }
   EXACTVMAF_HD_INLINE rmath::PairF64 exp_f64(rmath::PairF64) { return none(); }
-  EXACTVMAF_HD_INLINE rmath::PairF64 pow_f64(rmath::PairF64, rmath::PairF64) { return none(); }
+  // R's pow (the Lab's x^2.4 and cube root) on pairs, its bound relative.
+  EXACTVMAF_HD_INLINE rmath::PairF64 pow_f64(rmath::PairF64 x, rmath::PairF64 y) {
+    const rmath::ScaledPair p = rmath::pow_pair(x, y);
+    return rmath::scale_pair(p.m, p.e);
+  }
   EXACTVMAF_HD_INLINE float powf_f32(float, float) {
     undecided = true;
     return 0.0f;
+  }
+  // c > k, decided by the bound.
+  EXACTVMAF_HD_INLINE bool greater(rmath::PairF64 c, double k) {
+    rmath::Fp32PairF64 d;
+    const int r = d.compare(c, rmath::PairF64(k));
+#ifdef EXACTVMAF_PAIRMATH_TRACE
+    if (d.undecided && !undecided) std::printf("  greater undecided: hi %a lo %a err %a k %a\n", c.hi, c.lo, c.err, k);
+#endif
+    undecided = undecided || d.undecided;
+    return r == 1;
   }
   EXACTVMAF_HD_INLINE rmath::PairF64 sin_f64(rmath::PairF64) { return none(); }
   EXACTVMAF_HD_INLINE rmath::PairF64 cos_f64(rmath::PairF64) { return none(); }
@@ -567,10 +581,30 @@ EXACTVMAF_HD_INLINE LabScaleOf<T> lab_scale(unsigned bpc) {
   return {16. * scale, 128. * scale, 1. / (219. * scale), 1. / (224. * scale)};
 }
 
+// c > k for R's double c and a constant k (on pairs: decided by the bound,
+// else the pixel is undecided).
+template <class T, class M>
+EXACTVMAF_HD_INLINE bool greater_than(const T& c, double k, M& m) {
+  if constexpr (kIsPair<T>)
+    return m.greater(c, k);
+  else
+    return c > k;
+}
+
+// R's LabScale as pairs: the doubles computed exactly in Sf64 and split
+// (each within 2^-49 of R's; a pair quotient would carry 2^-43, which every
+// Lab value would inherit).
+EXACTVMAF_HD_INLINE LabScaleOf<rmath::PairF64> lab_scale_pairs(unsigned bpc) {
+  const LabScaleOf<Sf64> s = lab_scale<Sf64>(bpc);
+  using rmath::PairF64;
+  return {PairF64::of_f64_bits(s.y_offset.bits), PairF64::of_f64_bits(s.c_offset.bits),
+          PairF64::of_f64_bits(s.y_mul.bits), PairF64::of_f64_bits(s.c_mul.bits)};
+}
+
 template <class T, class M>
 EXACTVMAF_HD_INLINE T rgb_to_xyz_map(T c, M& m) {
   constexpr double kThreshold = 10. / 255.;
-  if (c > kThreshold) {
+  if (greater_than(c, kThreshold, m)) {
     constexpr double A = 0.055;
     constexpr double D = 1.0 / 1.055;
     return m.pow_f64((c + A) * D, T(2.4));
@@ -583,8 +617,16 @@ template <class T, class M>
 EXACTVMAF_HD_INLINE float xyz_to_lab_map(T c, M& m) {
   constexpr double kKappa = 24389.0 / 27.0;
   constexpr double kEpsilon = 216.0 / 24389.0;
-  if (c > kEpsilon) return f32_of(m.pow_f64(c, T(1.0 / 3.0)));
-  return f32_of((kKappa * c + 16.0) * (1.0 / 116.0));
+  if (greater_than(c, kEpsilon, m)) return m.f32(m.pow_f64(c, T(1.0 / 3.0)));
+  return m.f32((kKappa * c + 16.0) * (1.0 / 116.0));
+}
+
+// L, a, b from the three floats of xyz_to_lab_map, as R computes them.
+template <class M>
+EXACTVMAF_HD_INLINE Lab lab_of(float fx, float fy, float fz, M& m) {
+  return {float_store(m, [](auto ly) { return (116.0 * ly) - 16.0; }, fy),
+          float_store(m, [](auto lx, auto ly) { return 500.0 * (lx - ly); }, fx, fy),
+          float_store(m, [](auto ly, auto lz) { return 200.0 * (ly - lz); }, fy, fz)};
 }
 
 // get_lab_color with integer samples (upstream converts them to float and
@@ -608,10 +650,10 @@ EXACTVMAF_HD_INLINE Lab lab_from_yuv_r(unsigned y_sample, unsigned u_sample, uns
   const T yy = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
   const T z = r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677;
 
-  const T lx = T(xyz_to_lab_map(x * (1.0 / 0.95047), m));
-  const T ly = T(xyz_to_lab_map(yy, m));
-  const T lz = T(xyz_to_lab_map(z * (1.0 / 1.08883), m));
-  return {f32_of((116.0 * ly) - 16.0), f32_of(500.0 * (lx - ly)), f32_of(200.0 * (ly - lz))};
+  const float lx = xyz_to_lab_map(x * (1.0 / 0.95047), m);
+  const float ly = xyz_to_lab_map(yy, m);
+  const float lz = xyz_to_lab_map(z * (1.0 / 1.08883), m);
+  return lab_of(lx, ly, lz, m);
 }
 
 // The same with pow_approx and error bounds carried to the three float
@@ -711,7 +753,7 @@ EXACTVMAF_HD_INLINE bool lab_from_yuv_shortcut(unsigned y_sample, unsigned u_sam
 template <class M>
 EXACTVMAF_HD_INLINE Lab lab_from_yuv(unsigned y_sample, unsigned u_sample, unsigned v_sample,
                                      const LabScaleOf<real_of<M>>& s, M& m) {
-  if (M::kShortcuts) {
+  if constexpr (M::kShortcuts && !kIsPair<real_of<M>>) {  // pairs: R's statements, pair pow
     Lab lab{};
     if (lab_from_yuv_shortcut(y_sample, u_sample, v_sample, s, &lab)) return lab;
   }
@@ -950,6 +992,29 @@ EXACTVMAF_HD_INLINE bool delta_e_fp64_free(const Lab& c1, const Lab& c2, rmath::
   ++arith.replays;
   bool undecided = false;
   *out = ciede2000_sf64(c1, c2, &undecided);
+  return !undecided;
+}
+
+// The fp64-free variant's Lab of a colour: R's statements on fp32 pairs
+// first (pow on pairs, the branches and float stores decided by the
+// bounds), Sf64 where they cannot decide; false where Sf64 cannot either
+// (the caller then takes R's Lab on the host). arith counts both.
+EXACTVMAF_HD_OUTLINE Lab lab_sf64(unsigned y, unsigned u, unsigned v, unsigned bpc, bool* undecided) {
+  Sf64Math m;
+  const Lab lab = lab_from_yuv(y, u, v, lab_scale<Sf64>(bpc), m);
+  *undecided = m.undecided;
+  return lab;
+}
+
+EXACTVMAF_HD_INLINE bool lab_fp64_free(unsigned y, unsigned u, unsigned v, const LabScaleOf<rmath::PairF64>& s,
+                                       unsigned bpc, rmath::Fp32PairArith& arith, Lab* out) {
+  ++arith.islands;
+  PairMath pm;
+  *out = lab_from_yuv_r(y, u, v, s, pm);
+  if (!pm.undecided) return true;
+  ++arith.replays;
+  bool undecided = false;
+  *out = lab_sf64(y, u, v, bpc, &undecided);
   return !undecided;
 }
 
