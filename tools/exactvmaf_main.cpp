@@ -48,7 +48,7 @@ struct Settings {
   bool quiet = false, no_prediction = false, list_features = false, list_models = false;
   std::string simd = "auto";
   std::string device_fp64 = "auto";
-  std::string cpu_while_cuda_starts = "off";
+  std::string cpu_while_cuda_starts = "on";
   bool no_simd = false;
   // Compressed input (src/av/, docs/input.md).
   std::optional<unsigned> stream, stream_ref, stream_dist;
@@ -459,9 +459,9 @@ void add_options(CLI::App& app, Settings& s) {
                  "no fp64; with --backend cpu the CPU runs that arithmetic), auto (off where fp64 is slower than 1/8 "
                  "of fp32; default); same bits in every case");
   app.add_option("--cpu_while_cuda_starts", s.cpu_while_cuda_starts,
-                 "on: with --backend cuda/auto, up to 4 CPU threads score the first frames while the CUDA driver "
-                 "starts (same bits), then hand over to the device (the first 1080p frame ~150 ms sooner: "
-                 "docs/cuda.md); off (default): wait for the device");
+                 "on (default): with --backend cuda/auto, up to 4 CPU threads score the first frames while the "
+                 "CUDA driver starts (same bits), then hand over to the device (the first 1080p frame ~150 ms "
+                 "sooner: docs/cuda.md); off: wait for the device");
   app.add_option("--simd", s.simd, "CPU kernels: auto (best this CPU has), avx512, avx2 or scalar; same bits in every case");
   app.add_flag("--no-simd", s.no_simd, "same as --simd scalar");
   app.add_flag("-q,--quiet", s.quiet, "no progress line and no summary on stderr");

@@ -418,7 +418,7 @@ TEST(CudaCli, CudaOutputEqualsCpuOutput) {
   EXPECT_NE(cpu.out.find("integer_motion2"), std::string::npos);
 }
 
-// --cpu_while_cuda_starts on: CPU threads score the first frames while CUDA starts,
+// --cpu_while_cuda_starts on (the CLI's default): CPU threads score the first frames while CUDA starts,
 // then the device takes over, with the report of a run that waits for it.
 // The distorted video comes through a pipe that stalls for 4 s after its
 // first 3 frames: those reach the CPU threads long before the device is
@@ -449,6 +449,11 @@ TEST(CudaCli, CpuThreadsScoreTheFirstFramesWhileCudaStarts) {
   EXPECT_GE(on_cpu, 1u) << head.err;
   EXPECT_LE(on_cpu, 3u) << head.err;
   EXPECT_EQ(on_cpu + on_gpu, 10u) << head.err;
+  // On by default in the CLI.
+  const CmdResult by_default = cli(args + " --backend cuda", "", slow_pipe);
+  ASSERT_EQ(by_default.exit_code, 0) << by_default.err;
+  EXPECT_EQ(without_fps(by_default.out), without_fps(cpu.out));
+  EXPECT_NE(by_default.err.find(" scored on the cpu while CUDA started"), std::string::npos) << by_default.err;
   const CmdResult wait = cli(args + " --backend cuda --cpu_while_cuda_starts off", "", slow_pipe);
   ASSERT_EQ(wait.exit_code, 0) << wait.err;
   EXPECT_EQ(without_fps(wait.out), without_fps(cpu.out));
