@@ -51,6 +51,10 @@
 // RN(v - RN(v))), checked against MPFR by the test to |hi + lo - v| <=
 // 2^-49 |v| (pi/2: 2^-49.05, pi: 2^-48.05 absolute); 2^(j/64) is
 // powf_pair's table (2^-48 relative, checked by powf_pair_tables_check).
+// On the device the functions and their kernels are out of line
+// (EXACTVMAF_HD_OUTLINE): one copy each per translation unit. Inlined at
+// every call, ciede's fp64-free kernel was ~35 000 PTX instructions and ran
+// at 25 4K frames/s on an H200, its code far beyond the instruction caches.
 #pragma once
 #include <cstdint>
 
@@ -210,7 +214,7 @@ EXACTVMAF_HD_INLINE PairF64 div(PairF64 a, PairF64 b) {
 // term magnitudes z^k / (2k+1)! (0.10, 3e-3, 5e-5, 4e-7, 2e-9 at k = 1..5)
 // are why V1..V4 need pairs and V5 does not.
 inline constexpr float kSinTailErr = 0x1p-48f;
-EXACTVMAF_HD_INLINE PairF64 sin_kernel(PairF64 r_in) {
+EXACTVMAF_HD_OUTLINE PairF64 sin_kernel(PairF64 r_in) {
   const PairF64 r = exact_copy(r_in);
   const PairF64 z = mul(r, r);
   const float zh = z.hi;
@@ -230,7 +234,7 @@ EXACTVMAF_HD_INLINE PairF64 sin_kernel(PairF64 r_in) {
 // below 2^-60: 2^-51.6. Term magnitudes z^k / (2k)!: 0.31, 0.016, 3e-4,
 // 4e-6, 2.5e-8, 1.2e-10 at k = 1..6.
 inline constexpr float kCosTailErr = 0x1p-51f;
-EXACTVMAF_HD_INLINE PairF64 cos_kernel(PairF64 r_in) {
+EXACTVMAF_HD_OUTLINE PairF64 cos_kernel(PairF64 r_in) {
   const PairF64 r = exact_copy(r_in);
   const PairF64 z = mul(r, r);
   const float zh = z.hi;
@@ -279,7 +283,7 @@ EXACTVMAF_HD_INLINE float split_exponent(float v, int* e) {
 // time values: typically 2u^2 y0, at most 4.3 u^2 y0 = 2^-45.9 y0.
 // Propagation: |sqrt X - sqrt X_R| <= err / (sqrt X + sqrt(X - err)) <= err /
 // (1.7 y0) (err < X/2). R's rounding: 2^-53 sqrt(X_R) <= 1.25 2^-53 y0.
-EXACTVMAF_HD_INLINE PairF64 sqrt_pair(PairF64 x_in) {
+EXACTVMAF_HD_OUTLINE PairF64 sqrt_pair(PairF64 x_in) {
   using namespace pair_elem_detail;
   if (x_in.hi == 0.0f && x_in.lo == 0.0f && x_in.err == 0.0f) return {x_in.hi, 0.0f, 0.0f};  // sqrt(+-0) = +-0
   const PairF64 x = normalise(x_in);
@@ -309,7 +313,7 @@ EXACTVMAF_HD_INLINE PairF64 sqrt_pair(PairF64 x_in) {
 // Bound: kernel err (relative: every kernel term scales with |x|; at most
 // ~3u^2 |sin|, typically ~u^2) + x.err (+ r's err) + R's 2^-53 |sin|. Note the
 // bound is relative to |sin x| only as far as x.err is relative to |x|.
-EXACTVMAF_HD_INLINE PairF64 sin_pair(PairF64 x_in) {
+EXACTVMAF_HD_OUTLINE PairF64 sin_pair(PairF64 x_in) {
   using namespace pair_elem_detail;
   if (!(abs_f32(x_in.hi) <= 2.0f)) return {x_in.hi, 0.0f, kInfErr};
   // sin(+-0) = +-0; a zero with a bound: |sin x_R| <= |x_R| (the slack covers R's rounding)
@@ -341,7 +345,7 @@ EXACTVMAF_HD_INLINE PairF64 sin_pair(PairF64 x_in) {
 // |r| <= pi/4 + 2^-16 < 0.79. cos X = cos r, -sin r, -cos r, sin r for k mod
 // 4 = 0..3, by the kernels. Bound: kernel err (absolute, at most ~6u^2,
 // typically ~u^2) + r's err + x.err + R's 2^-53 |cos|.
-EXACTVMAF_HD_INLINE PairF64 cos_pair(PairF64 x_in) {
+EXACTVMAF_HD_OUTLINE PairF64 cos_pair(PairF64 x_in) {
   using namespace pair_elem_detail;
   if (!(abs_f32(x_in.hi) < 64.0f)) return {1.0f, 0.0f, kInfErr};
   const PairF64 x = normalise(x_in);
@@ -374,7 +378,7 @@ EXACTVMAF_HD_INLINE PairF64 cos_pair(PairF64 x_in) {
 // for x.hi in [-700, 20] too (j in [1, 1847] keeps hi/(jA) in [0.5, 1.51]
 // and |r| <= 0.00542; x.err <= 2^-20 is the caller's check).
 namespace pair_elem_detail {
-EXACTVMAF_HD_INLINE ScaledPair exp_core(PairF64 x_in) {
+EXACTVMAF_HD_OUTLINE ScaledPair exp_core(PairF64 x_in) {
   const PairF64 x = normalise(x_in);
   const float jf = powf_pair_detail::nearest_int(x.hi * k64OverLn2);
   const Two n = two_sum(x.hi - jf * kLn2o64A, x.lo);
@@ -422,7 +426,7 @@ EXACTVMAF_HD_INLINE ScaledPair exp_pair(PairF64 x_in) {
 // pairs' errors 2^-49, 2^-48 against results >= pi/4.
 // Bound: q's err (atan is 1-Lipschitz, and atan q >= (pi/4) q on [0, 1]) +
 // kernel err (typically ~2u^2, at most ~5u^2) + table 2^-49 + R's 2^-53.
-EXACTVMAF_HD_INLINE PairF64 atan2_pair(float y, float x) {
+EXACTVMAF_HD_OUTLINE PairF64 atan2_pair(float y, float x) {
   using namespace pair_elem_detail;
   const float ay = abs_f32(y), ax = abs_f32(x);
   constexpr float kMaxFloat = 0x1.fffffep127f;
@@ -564,7 +568,7 @@ EXACTVMAF_HD_INLINE PairF64 log1p_kernel(PairF64 z_in) {
 // and L_i ln 2 + ln(1 + z) cancels by 2x at most (the buckets next to 1), so
 // every pair sum's dropped part is ~u^2 of |ln X|. Run time values:
 // relative ~2^-49 typically, at most 2^-46.1 (measured).
-EXACTVMAF_HD_INLINE PairF64 log_kernel(PairF64 x) {
+EXACTVMAF_HD_OUTLINE PairF64 log_kernel(PairF64 x) {
   using powf_pair_detail::kLn2Hi;
   using powf_pair_detail::kLn2Lo;
   int e;
@@ -612,7 +616,7 @@ EXACTVMAF_HD_INLINE bool log_domain(PairF64 x) {
 // ln, R = RN(ln x_R) (cr_log). Bound: log_kernel's err + the propagation
 // x.err / (X - x.err) + R's rounding 2^-53 |ln x_R|. An exact 1 gives an
 // exact 0.
-EXACTVMAF_HD_INLINE PairF64 log_pair(PairF64 x_in) {
+EXACTVMAF_HD_OUTLINE PairF64 log_pair(PairF64 x_in) {
   using namespace pair_elem_detail;
   const PairF64 x = normalise(x_in);
   if (!log_domain(x)) return {0.0f, 0.0f, kInfErr};
@@ -635,7 +639,7 @@ EXACTVMAF_HD_INLINE PairF64 log_pair(PairF64 x_in) {
 // most 2^-43.9 for y = 2.4 on (0.08, 2.4), 2^-45.6 for the cube root on
 // (0.008, 9), 2^-43.5 for |t| <= 6, 2^-41.7 for |t| <= 20. t.err > 2^-20
 // or |t.hi| > 20: kInfErr.
-EXACTVMAF_HD_INLINE ScaledPair pow_pair(PairF64 x_in, PairF64 y_in) {
+EXACTVMAF_HD_OUTLINE ScaledPair pow_pair(PairF64 x_in, PairF64 y_in) {
   using namespace pair_elem_detail;
   const PairF64 x = normalise(x_in), y = normalise(y_in);
   const ScaledPair none{{1.0f, 0.0f, kInfErr}, 0};
