@@ -6,7 +6,10 @@
 //     what lets identical pixel pairs skip it (docs/features/ciede.md);
 //   - T's cosine shortcut equals R's T for every float hue in [0, 3 pi), and
 //     R_T's 60 exp(-d^2) shortcut equals R's for every float d^2 in [0, 130];
-//   - the formula with its shortcuts equals it without them on 10^7 pairs.
+//   - the formula with its shortcuts equals it without them on 10^7 pairs;
+//   - on fp32 pairs (the fp64-free variant, PairMath): T and 60 exp(-d^2)
+//     for every float hue and square as above (EXACTVMAF_PAIR_STRIDE: every
+//     k-th float), R's value wherever decided, at most 1e-4 undecided.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -154,6 +157,73 @@ TEST(CiedeLong, FormulaWithShortcutsEqualsWithout) {
 // f(60 exp(-d^2)) through exp_approx and the rounding test equals R's for
 // every float d^2 in [0, 130] (d = (hue in degrees - 275) / 25 is within
 // [-11, 11]).
+// Runs result(float) for every stride-th float bit pattern in [0, end) on
+// every core: 0 = R's value, 1 = another value, 2 = undecided.
+struct PairCounts {
+  std::uint64_t checked = 0, mismatches = 0, undecided = 0;
+};
+template <class Result>
+PairCounts count_pair_decisions(std::uint32_t end, Result result) {
+  const char* env = std::getenv("EXACTVMAF_PAIR_STRIDE");
+  const std::uint32_t stride = env ? std::max(1u, static_cast<unsigned>(std::strtoul(env, nullptr, 10))) : 1u;
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::atomic<std::uint64_t> mismatches{0}, checked{0}, undecided{0};
+  std::atomic<std::uint32_t> next{0};
+  const std::uint32_t chunk = stride << 12;
+  auto work = [&] {
+    std::uint64_t counts[3] = {0, 0, 0};
+    for (std::uint32_t first; (first = next.fetch_add(chunk)) < end;)
+      for (std::uint64_t b = first; b < std::min<std::uint64_t>(end, std::uint64_t{first} + chunk); b += stride)
+        ++counts[result(std::bit_cast<float>(static_cast<std::uint32_t>(b)))];
+    checked += counts[0] + counts[1] + counts[2];
+    mismatches += counts[1];
+    undecided += counts[2];
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 0; i < threads; ++i) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  return {checked.load(), mismatches.load(), undecided.load()};
+}
+
+// The mean hue is 0 or at least ~2^-30 (atan2 of a b of at least ~2^-21
+// against an a' below ~300), so hues below 2^-40, whose arguments leave the
+// pairs' range (undecided, replayed in Sf64), are not counted.
+TEST(CiedeLong, UpcaseTPairsOnEveryFloatHue) {
+  const std::uint32_t end = std::bit_cast<std::uint32_t>(9.42477796f) + 1;
+  const PairCounts c = count_pair_decisions(end, [](float h) {
+    if (h != 0.0f && h < 0x1p-40f) h = 0.0f;
+    ciede::PairMath pm;
+    const float v = ciede::upcase_t(h, pm);
+    if (pm.undecided) return 2;
+    ciede::HostMath m;
+    return std::bit_cast<std::uint32_t>(v) == std::bit_cast<std::uint32_t>(ciede::upcase_t_r(h, m)) ? 0 : 1;
+  });
+  std::printf("[ ciede ] T on pairs: %llu floats, %llu mismatches, %llu undecided\n",
+              static_cast<unsigned long long>(c.checked), static_cast<unsigned long long>(c.mismatches),
+              static_cast<unsigned long long>(c.undecided));
+  EXPECT_GT(c.checked, 0u);
+  EXPECT_EQ(c.mismatches, 0u);
+  EXPECT_LE(static_cast<double>(c.undecided), 1e-4 * static_cast<double>(c.checked));
+}
+
+TEST(CiedeLong, SixtyExpPairsOnEveryFloatSquare) {
+  const std::uint32_t end = std::bit_cast<std::uint32_t>(130.0f) + 1;
+  const PairCounts c = count_pair_decisions(end, [](float d2) {
+    ciede::PairMath pm;
+    const float v = ciede::sixty_exp_to_float(rmath::PairF64(-d2), pm);
+    if (pm.undecided) return 2;
+    ciede::HostMath m;
+    const float r = ciede::f(60.0 * m.exp_f64(-static_cast<double>(d2)));
+    return std::bit_cast<std::uint32_t>(v) == std::bit_cast<std::uint32_t>(r) ? 0 : 1;
+  });
+  std::printf("[ ciede ] 60 exp on pairs: %llu floats, %llu mismatches, %llu undecided\n",
+              static_cast<unsigned long long>(c.checked), static_cast<unsigned long long>(c.mismatches),
+              static_cast<unsigned long long>(c.undecided));
+  EXPECT_GT(c.checked, 0u);
+  EXPECT_EQ(c.mismatches, 0u);
+  EXPECT_LE(static_cast<double>(c.undecided), 1e-4 * static_cast<double>(c.checked));
+}
+
 TEST(CiedeLong, SixtyExpShortcutOnEveryFloatSquare) {
   const std::uint32_t end = std::bit_cast<std::uint32_t>(130.0f) + 1;
   const auto [checked, mismatches] = count_float_mismatches(end, [](float d2, ciede::HostMath& m) {
