@@ -984,15 +984,24 @@ EXACTVMAF_HD_OUTLINE float ciede2000_sf64(const Lab& c1, const Lab& c2, bool* un
   return v;
 }
 
-EXACTVMAF_HD_INLINE bool delta_e_fp64_free(const Lab& c1, const Lab& c2, rmath::Fp32PairArith& arith, float* out) {
+// on_pairs(PairMath&) first; where it is undecided, on_sf64(bool*
+// undecided), the same R value in Sf64. False where Sf64 cannot decide.
+template <class Out, class OnPairs, class OnSf64>
+EXACTVMAF_HD_INLINE bool pairs_then_sf64(rmath::Fp32PairArith& arith, Out* out, OnPairs&& on_pairs, OnSf64&& on_sf64) {
   ++arith.islands;
   PairMath pm;
-  *out = ciede2000(c1, c2, pm);
+  *out = on_pairs(pm);
   if (!pm.undecided) return true;
   ++arith.replays;
   bool undecided = false;
-  *out = ciede2000_sf64(c1, c2, &undecided);
+  *out = on_sf64(&undecided);
   return !undecided;
+}
+
+EXACTVMAF_HD_INLINE bool delta_e_fp64_free(const Lab& c1, const Lab& c2, rmath::Fp32PairArith& arith, float* out) {
+  return pairs_then_sf64(
+      arith, out, [&](PairMath& pm) { return ciede2000(c1, c2, pm); },
+      [&](bool* undecided) { return ciede2000_sf64(c1, c2, undecided); });
 }
 
 // The fp64-free variant's Lab of a colour: R's statements on fp32 pairs
@@ -1008,14 +1017,9 @@ EXACTVMAF_HD_OUTLINE Lab lab_sf64(unsigned y, unsigned u, unsigned v, unsigned b
 
 EXACTVMAF_HD_INLINE bool lab_fp64_free(unsigned y, unsigned u, unsigned v, const LabScaleOf<rmath::PairF64>& s,
                                        unsigned bpc, rmath::Fp32PairArith& arith, Lab* out) {
-  ++arith.islands;
-  PairMath pm;
-  *out = lab_from_yuv_r(y, u, v, s, pm);
-  if (!pm.undecided) return true;
-  ++arith.replays;
-  bool undecided = false;
-  *out = lab_sf64(y, u, v, bpc, &undecided);
-  return !undecided;
+  return pairs_then_sf64(
+      arith, out, [&](PairMath& pm) { return lab_from_yuv_r(y, u, v, s, pm); },
+      [&](bool* undecided) { return lab_sf64(y, u, v, bpc, undecided); });
 }
 
 // One pixel pair from its samples. Equal samples give exactly +0 without
