@@ -185,6 +185,16 @@ PairCounts count_pair_decisions(std::uint32_t end, Result result) {
   return {checked.load(), mismatches.load(), undecided.load()};
 }
 
+// R's value wherever decided, at most 1e-4 undecided.
+void expect_pair_counts(const char* what, const PairCounts& c) {
+  std::printf("[ ciede ] %s: %llu floats, %llu mismatches, %llu undecided\n", what,
+              static_cast<unsigned long long>(c.checked), static_cast<unsigned long long>(c.mismatches),
+              static_cast<unsigned long long>(c.undecided));
+  EXPECT_GT(c.checked, 0u) << what;
+  EXPECT_EQ(c.mismatches, 0u) << what;
+  EXPECT_LE(static_cast<double>(c.undecided), 1e-4 * static_cast<double>(c.checked)) << what;
+}
+
 // The mean hue is 0 or at least ~2^-30 (atan2 of a b of at least ~2^-21
 // against an a' below ~300), so hues below 2^-40, whose arguments leave the
 // pairs' range (undecided, replayed in Sf64), are not counted.
@@ -198,12 +208,7 @@ TEST(CiedeLong, UpcaseTPairsOnEveryFloatHue) {
     ciede::HostMath m;
     return std::bit_cast<std::uint32_t>(v) == std::bit_cast<std::uint32_t>(ciede::upcase_t_r(h, m)) ? 0 : 1;
   });
-  std::printf("[ ciede ] T on pairs: %llu floats, %llu mismatches, %llu undecided\n",
-              static_cast<unsigned long long>(c.checked), static_cast<unsigned long long>(c.mismatches),
-              static_cast<unsigned long long>(c.undecided));
-  EXPECT_GT(c.checked, 0u);
-  EXPECT_EQ(c.mismatches, 0u);
-  EXPECT_LE(static_cast<double>(c.undecided), 1e-4 * static_cast<double>(c.checked));
+  expect_pair_counts("T on pairs", c);
 }
 
 TEST(CiedeLong, SixtyExpPairsOnEveryFloatSquare) {
@@ -216,12 +221,7 @@ TEST(CiedeLong, SixtyExpPairsOnEveryFloatSquare) {
     const float r = ciede::f(60.0 * m.exp_f64(-static_cast<double>(d2)));
     return std::bit_cast<std::uint32_t>(v) == std::bit_cast<std::uint32_t>(r) ? 0 : 1;
   });
-  std::printf("[ ciede ] 60 exp on pairs: %llu floats, %llu mismatches, %llu undecided\n",
-              static_cast<unsigned long long>(c.checked), static_cast<unsigned long long>(c.mismatches),
-              static_cast<unsigned long long>(c.undecided));
-  EXPECT_GT(c.checked, 0u);
-  EXPECT_EQ(c.mismatches, 0u);
-  EXPECT_LE(static_cast<double>(c.undecided), 1e-4 * static_cast<double>(c.checked));
+  expect_pair_counts("60 exp on pairs", c);
 }
 
 TEST(CiedeLong, SixtyExpShortcutOnEveryFloatSquare) {

@@ -82,22 +82,28 @@ struct FrameArgs {
 };
 
 // The device variant's per-pixel policy: FastMath (fp64), or (no fp64
-// instruction: docs/fp64-free.md) Sf64Math for the Labs, R's doubles in
-// integer arithmetic, and ΔE00 on fp32 pairs first (delta_e_fp64_free).
+// instruction: docs/fp64-free.md) the Labs and ΔE00 on fp32 pairs first,
+// Sf64 where they cannot decide (lab_fp64_free, delta_e_fp64_free).
 template <class Arith>
 using MathOf = std::conditional_t<std::is_same_v<Arith, rmath::Fp32PairArith>, Sf64Math, FastMath>;
 
-// The Lab scale in the variant's doubles: the fp64 one from the host, the
-// Sf64 one computed here (its bits are the same; no double parameter is read).
-template <class Math>
-__device__ __forceinline__ LabScaleOf<real_of<Math>> scale_for(const LabScale& host, unsigned bpc) {
+// The Lab scales a kernel uses, each computed only where it is used: the
+// fp64 variant's from the host (double); the fp64-free variant's as pairs
+// (lab_scale_pairs: R's doubles computed in Sf64 and split; no double
+// parameter is read), not needed with the 8-bit table.
+struct Scales {
+  LabScale fp64;
+  LabScaleOf<rmath::PairF64> pairs;
+};
+template <class Math, bool kPairs>
+__device__ __forceinline__ Scales scales_for(const LabScale& host, unsigned bpc) {
+  Scales s{};
   if constexpr (std::is_same_v<Math, Sf64Math>) {
-    (void)host;
-    return lab_scale<Sf64>(bpc);
+    if constexpr (kPairs) s.pairs = lab_scale_pairs(bpc);
   } else {
-    (void)bpc;
-    return host;
+    s.fp64 = host;
   }
+  return s;
 }
 
 template <class Sample, bool kTable, class Arith>
@@ -106,8 +112,7 @@ __global__ void __launch_bounds__(kThreads) frame_kernel(FrameArgs a, DeviceResu
   Acc acc;
   acc.clear();
   Arith arith;  // counts the Sf64 pixels of the fp32pair variant
-  const LabScaleOf<real_of<Math>> scale = scale_for<Math>(a.scale, a.bpc);
-  const LabScaleOf<rmath::PairF64> pair_scale = lab_scale_pairs(a.bpc);  // the fp64-free Labs
+  const Scales scales = scales_for<Math, !kTable>(a.scale, a.bpc);
   const rmath::device::UndecidedQueue queue{&result->count, result->index, kQueueCapacity};
   const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x < a.wd) {
@@ -127,14 +132,14 @@ __global__ void __launch_bounds__(kThreads) frame_kernel(FrameArgs a, DeviceResu
           l1 = table_lab(a.table, r0, r1, r2);
           l2 = table_lab(a.table, d0, d1, d2);
         } else {
-          undecided = !lab_fp64_free(r0, r1, r2, pair_scale, a.bpc, arith, &l1) ||
-                      !lab_fp64_free(d0, d1, d2, pair_scale, a.bpc, arith, &l2);
+          undecided = !lab_fp64_free(r0, r1, r2, scales.pairs, a.bpc, arith, &l1) ||
+                      !lab_fp64_free(d0, d1, d2, scales.pairs, a.bpc, arith, &l2);
         }
         undecided = undecided || !delta_e_fp64_free(l1, l2, arith, &de);
       } else {
         Math m;
-        const Lab l1 = kTable ? table_lab(a.table, r0, r1, r2) : lab_from_yuv(r0, r1, r2, scale, m);
-        const Lab l2 = kTable ? table_lab(a.table, d0, d1, d2) : lab_from_yuv(d0, d1, d2, scale, m);
+        const Lab l1 = kTable ? table_lab(a.table, r0, r1, r2) : lab_from_yuv(r0, r1, r2, scales.fp64, m);
+        const Lab l2 = kTable ? table_lab(a.table, d0, d1, d2) : lab_from_yuv(d0, d1, d2, scales.fp64, m);
         de = ciede2000(l1, l2, m);
         undecided = m.undecided;
       }
@@ -155,8 +160,7 @@ __global__ void __launch_bounds__(kThreads) frame_kernel(FrameArgs a, DeviceResu
 template <class Math>
 __global__ void __launch_bounds__(kThreads)
     build_table_kernel(float4* table, LabScale host_scale, rmath::device::UndecidedQueue queue) {
-  const LabScaleOf<real_of<Math>> scale = scale_for<Math>(host_scale, 8);
-  const LabScaleOf<rmath::PairF64> pair_scale = lab_scale_pairs(8);
+  const Scales scales = scales_for<Math, true>(host_scale, 8);
   const unsigned stride = gridDim.x * blockDim.x;
   for (unsigned idx = blockIdx.x * blockDim.x + threadIdx.x; idx < kColours8; idx += stride) {
     unsigned y = 0, u = 0, v = 0;
@@ -165,10 +169,10 @@ __global__ void __launch_bounds__(kThreads)
     bool undecided = false;
     if constexpr (std::is_same_v<Math, Sf64Math>) {  // the fp64-free table: pairs first
       rmath::Fp32PairArith arith;
-      undecided = !lab_fp64_free(y, u, v, pair_scale, 8, arith, &lab);
+      undecided = !lab_fp64_free(y, u, v, scales.pairs, 8, arith, &lab);
     } else {
       Math m;
-      lab = lab_from_yuv(y, u, v, scale, m);
+      lab = lab_from_yuv(y, u, v, scales.fp64, m);
       undecided = m.undecided;
     }
     table[idx] = make_float4(lab.l, lab.a, lab.b, 0.0f);
@@ -355,8 +359,7 @@ template <bool kTable, class Math>
 __global__ void __launch_bounds__(kThreads)
     pair_kernel(const std::uint16_t* pairs, std::size_t n, unsigned bpc, LabScale host_scale, const float4* table,
                 float* values, std::uint8_t* undecided, unsigned long long* counts) {
-  const LabScaleOf<real_of<Math>> scale = scale_for<Math>(host_scale, bpc);
-  const LabScaleOf<rmath::PairF64> pair_scale = lab_scale_pairs(bpc);
+  const Scales scales = scales_for<Math, !kTable>(host_scale, bpc);
   rmath::Fp32PairArith arith;  // the fp64-free variant's Labs and pixels on pairs, and their Sf64 replays
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
@@ -371,13 +374,13 @@ __global__ void __launch_bounds__(kThreads)
           l1 = table_lab(table, p[0], p[1], p[2]);
           l2 = table_lab(table, p[3], p[4], p[5]);
         } else {
-          und = !lab_fp64_free(p[0], p[1], p[2], pair_scale, bpc, arith, &l1) ||
-                !lab_fp64_free(p[3], p[4], p[5], pair_scale, bpc, arith, &l2);
+          und = !lab_fp64_free(p[0], p[1], p[2], scales.pairs, bpc, arith, &l1) ||
+                !lab_fp64_free(p[3], p[4], p[5], scales.pairs, bpc, arith, &l2);
         }
         und = und || !delta_e_fp64_free(l1, l2, arith, &de);
       } else {
-        const Lab l1 = kTable ? table_lab(table, p[0], p[1], p[2]) : lab_from_yuv(p[0], p[1], p[2], scale, m);
-        const Lab l2 = kTable ? table_lab(table, p[3], p[4], p[5]) : lab_from_yuv(p[3], p[4], p[5], scale, m);
+        const Lab l1 = kTable ? table_lab(table, p[0], p[1], p[2]) : lab_from_yuv(p[0], p[1], p[2], scales.fp64, m);
+        const Lab l2 = kTable ? table_lab(table, p[3], p[4], p[5]) : lab_from_yuv(p[3], p[4], p[5], scales.fp64, m);
         de = ciede2000(l1, l2, m);
         und = m.undecided;
       }
@@ -392,8 +395,7 @@ template <class Math>
 __global__ void __launch_bounds__(kThreads)
     lab_kernel(unsigned bpc, unsigned long long first, std::size_t n, LabScale host_scale, float* lab,
                std::uint8_t* undecided) {
-  const LabScaleOf<real_of<Math>> scale = scale_for<Math>(host_scale, bpc);
-  const LabScaleOf<rmath::PairF64> pair_scale = lab_scale_pairs(bpc);
+  const Scales scales = scales_for<Math, true>(host_scale, bpc);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const unsigned long long mask = (1ull << bpc) - 1;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
@@ -404,10 +406,10 @@ __global__ void __launch_bounds__(kThreads)
     bool und = false;
     if constexpr (std::is_same_v<Math, Sf64Math>) {
       rmath::Fp32PairArith arith;
-      und = !lab_fp64_free(y, u, v, pair_scale, bpc, arith, &r);
+      und = !lab_fp64_free(y, u, v, scales.pairs, bpc, arith, &r);
     } else {
       Math m;
-      r = lab_from_yuv(y, u, v, scale, m);
+      r = lab_from_yuv(y, u, v, scales.fp64, m);
       und = m.undecided;
     }
     lab[3 * i] = r.l;

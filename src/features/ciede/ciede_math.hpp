@@ -113,9 +113,6 @@ struct PairMath {
   EXACTVMAF_HD_INLINE float f32(rmath::PairF64 x) {
     rmath::Fp32PairF64 d;
     const float r = d.to_f32(x);
-#ifdef EXACTVMAF_PAIRMATH_TRACE
-    if (d.undecided && !undecided) std::printf("  f32 undecided: hi %a lo %a err %a\n", x.hi, x.lo, x.err);
-#endif
     undecided = undecided || d.undecided;
     return r;
   }
@@ -130,16 +127,10 @@ struct PairMath {
   EXACTVMAF_HD_INLINE float f32_scaled(rmath::PairF64 x, int e) {
     rmath::Fp32PairF64 d;
     const float r = d.to_f32_scaled(x, e);
-#ifdef EXACTVMAF_PAIRMATH_TRACE
-    if (d.undecided && !undecided) std::printf("  f32_scaled undecided: hi %a lo %a err %a e %d\n", x.hi, x.lo, x.err, e);
-#endif
     undecided = undecided || d.undecided;
     return r;
   }
   EXACTVMAF_HD_INLINE rmath::PairF64 none() {
-#ifdef EXACTVMAF_PAIRMATH_TRACE
-    if (!undecided) std::printf("  none()\n");
-#endif
     undecided = true;
     return rmath::PairF64{};
   }
@@ -157,9 +148,6 @@ struct PairMath {
   EXACTVMAF_HD_INLINE bool greater(rmath::PairF64 c, double k) {
     rmath::Fp32PairF64 d;
     const int r = d.compare(c, rmath::PairF64(k));
-#ifdef EXACTVMAF_PAIRMATH_TRACE
-    if (d.undecided && !undecided) std::printf("  greater undecided: hi %a lo %a err %a k %a\n", c.hi, c.lo, c.err, k);
-#endif
     undecided = undecided || d.undecided;
     return r == 1;
   }
