@@ -190,11 +190,24 @@ const adm::i32* lookup_table() {
   return t.data();
 }
 
+// Bands of +-(2^e + d), e in [0, 31), d in [-2, 2], clamped to int32.
+TestBands<i32> power_bands(int w, int h, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> e(0, 30), d(-2, 2), sign(0, 1);
+  auto out = random_bands<i32>(w, h, Fill::small, rng, 0, 0);
+  for (auto* band : {&out.h, &out.v, &out.d})
+    for (auto& x : *band) {
+      const i64 v = (i64{1} << e(rng)) + d(rng);
+      const i64 y = sign(rng) ? -v : v;
+      x = static_cast<i32>(y < INT32_MIN ? INT32_MIN : (y > INT32_MAX ? INT32_MAX : y));
+    }
+  return out;
+}
+
 void check_decouple(Check& check, std::mt19937_64& rng) {
   const i32* lookup = lookup_table();
   for (int w : widths)
     for (Fill fill : all_fills)
-      for (double gain : {1.0, 1.1, 1.2, 100.0, 1.7}) {
+      for (double gain : {1.0, 1.1, 1.2, 100.0, 1.7, 0.0, 2147483648.0}) {
         const int h = 3;
         const std::string what = fmt::format("w {} gain {}", w, gain);
         {
@@ -207,9 +220,13 @@ void check_decouple(Check& check, std::mt19937_64& rng) {
             return std::make_tuple(r.h, r.v, r.d, a.h, a.v, a.d);
           }));
         }
-        for (i64 range : {i64{1} << 20, i64{1} << 31}) {
-          const auto ref = random_bands<i32>(w, h, fill, rng, -range, range - 1);
-          const auto dis = (w & 1) ? near(ref, rng, -range, range - 1) : random_bands<i32>(w, h, fill, rng, -range, range - 1);
+        for (i64 range : {i64{1} << 20, i64{1} << 31, i64{0}}) {
+          // range 0: powers of two and their neighbours (the reciprocal's
+          // shift and rounding edges, int64 -> float rounding edges).
+          const i64 lo = range ? -range : INT32_MIN, hi = range ? range - 1 : INT32_MAX;
+          const auto any = [&] { return range ? random_bands<i32>(w, h, fill, rng, lo, hi) : power_bands(w, h, rng); };
+          const auto ref = any();
+          const auto dis = (w & 1) ? near(ref, rng, lo, hi) : any();
           const auto zero = random_bands<i32>(w, h, Fill::small, rng, 0, 0);
           ASSERT_TRUE(check.check("decouple_s123", &adm::Kernels::decouple_s123, what, [&](auto fn) {
             auto r = zero, a = zero;

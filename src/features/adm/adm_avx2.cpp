@@ -267,6 +267,19 @@ EXACTVMAF_TARGET_AVX2 inline __m256i mask8_from_pd(__m256d lo, __m256d hi) {
   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(bits), sel), sel);
 }
 
+// The double part of angle_within_1deg for four samples: the dot product and
+// the squared norms already rounded to float as upstream does.
+EXACTVMAF_TARGET_AVX2 inline __m256d angle_test4(__m128 dp, __m128 om, __m128 tm) {
+  const __m256d scale = _mm256_set1_pd(1.0 / 4096.0);  // x / 4096 and x * 2^-12 are the same exact operation
+  const __m256d c = _mm256_set1_pd(static_cast<double>(cos_1deg_sq));
+  const __m256d dpd = _mm256_mul_pd(_mm256_cvtps_pd(dp), scale);
+  const __m256d od = _mm256_mul_pd(_mm256_cvtps_pd(om), scale);
+  const __m256d td = _mm256_mul_pd(_mm256_cvtps_pd(tm), scale);
+  const __m256d lhs = _mm256_mul_pd(dpd, dpd);
+  const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(c, od), td);
+  return _mm256_and_pd(_mm256_cmp_pd(dpd, _mm256_setzero_pd(), _CMP_GE_OQ), _mm256_cmp_pd(lhs, rhs, _CMP_GE_OQ));
+}
+
 // The angle island per lane: the int32 lanes hold upstream's int64 dot
 // product and squared norms, which are in [-2^31 + 2^17, 2^31]; only +2^31
 // wraps (to INT32_MIN), and it is put back before the (exact-rounding)
@@ -277,22 +290,10 @@ EXACTVMAF_TARGET_AVX2 inline __m256i angle_mask8(__m256i dp, __m256i om, __m256i
   const __m256 dpf = _mm256_blendv_ps(_mm256_cvtepi32_ps(dp), two31, _mm256_castsi256_ps(_mm256_cmpeq_epi32(dp, int_min)));
   const __m256 omf = _mm256_blendv_ps(_mm256_cvtepi32_ps(om), two31, _mm256_castsi256_ps(_mm256_cmpeq_epi32(om, int_min)));
   const __m256 tmf = _mm256_blendv_ps(_mm256_cvtepi32_ps(tm), two31, _mm256_castsi256_ps(_mm256_cmpeq_epi32(tm, int_min)));
-  const __m256d scale = _mm256_set1_pd(1.0 / 4096.0);  // x / 4096 and x * 2^-12 are the same exact operation
-  const __m256d c = _mm256_set1_pd(static_cast<double>(cos_1deg_sq));
-  const __m256d zero = _mm256_setzero_pd();
-  __m256d res[2];
-  for (int half = 0; half < 2; ++half) {
-    const __m128 d4 = half ? _mm256_extractf128_ps(dpf, 1) : _mm256_castps256_ps128(dpf);
-    const __m128 o4 = half ? _mm256_extractf128_ps(omf, 1) : _mm256_castps256_ps128(omf);
-    const __m128 t4 = half ? _mm256_extractf128_ps(tmf, 1) : _mm256_castps256_ps128(tmf);
-    const __m256d dpd = _mm256_mul_pd(_mm256_cvtps_pd(d4), scale);
-    const __m256d od = _mm256_mul_pd(_mm256_cvtps_pd(o4), scale);
-    const __m256d td = _mm256_mul_pd(_mm256_cvtps_pd(t4), scale);
-    const __m256d lhs = _mm256_mul_pd(dpd, dpd);
-    const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(c, od), td);
-    res[half] = _mm256_and_pd(_mm256_cmp_pd(dpd, zero, _CMP_GE_OQ), _mm256_cmp_pd(lhs, rhs, _CMP_GE_OQ));
-  }
-  return mask8_from_pd(res[0], res[1]);
+  const __m256d lo = angle_test4(_mm256_castps256_ps128(dpf), _mm256_castps256_ps128(omf), _mm256_castps256_ps128(tmf));
+  const __m256d hi =
+      angle_test4(_mm256_extractf128_ps(dpf, 1), _mm256_extractf128_ps(omf, 1), _mm256_extractf128_ps(tmf, 1));
+  return mask8_from_pd(lo, hi);
 }
 
 // The gain product per lane: rst * gain truncated. An integral gain below
@@ -348,6 +349,8 @@ EXACTVMAF_TARGET_AVX2 inline __m256i decouple0_band8(__m256i o, __m256i t, __m25
 EXACTVMAF_TARGET_AVX2 void decouple0_avx2(const Bands3<const i16>& ref, const Bands3<const i16>& dis, int i, int j0,
                                           int j1, double gain, const i32* div_lookup, const Bands3<i16>& r,
                                           const Bands3<i16>& a) {
+  // The vector gain product holds |rst * gain| < 2^31 for |gain| <= 2^15 (the option allows 1..100): scalar beyond.
+  if (!(gain >= -32768.0 && gain <= 32768.0)) return decouple0_row(ref, dis, i, j0, j1, gain, div_lookup, r, a);
   const i16 *oh = ref.row(0, i), *ov = ref.row(1, i), *od = ref.row(2, i);
   const i16 *th = dis.row(0, i), *tv = dis.row(1, i), *td = dis.row(2, i);
   i16* rr[3] = {r.row(0, i), r.row(1, i), r.row(2, i)};
@@ -378,6 +381,142 @@ EXACTVMAF_TARGET_AVX2 void decouple0_avx2(const Bands3<const i16>& ref, const Ba
     }
   }
   if (j < j1) decouple0_row(ref, dis, i, j, j1, gain, div_lookup, r, a);
+}
+
+// ---- decouple, scales 1..3 ---------------------------------------------------------
+
+// int64 -> float for four lanes, rounded once as the scalar cast. From 2^53
+// on, float's rounding bit is bit 29 or higher and bits 28..0 only count as
+// one sticky bit; collapsed into bit 28, the rest has at most 36 significant
+// bits. Either way the magnitude converts to double exactly, and cvtpd_ps
+// rounds that once.
+EXACTVMAF_TARGET_AVX2 inline __m128 float_of_i64(__m256i x) {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i neg = _mm256_cmpgt_epi64(zero, x);
+  const __m256i mag = _mm256_sub_epi64(_mm256_xor_si256(x, neg), neg);  // as uint64 (2^63 for INT64_MIN)
+  const __m256i below_2p53 = _mm256_cmpeq_epi64(_mm256_srli_epi64(mag, 53), zero);
+  const __m256i low = _mm256_andnot_si256(below_2p53, _mm256_set1_epi64x((i64{1} << 28) - 1));  // 0 below 2^53
+  const __m256i sticky =
+      _mm256_and_si256(_mm256_add_epi64(_mm256_and_si256(mag, low), low), _mm256_set1_epi64x(i64{1} << 28));
+  const __m256i m = _mm256_or_si256(_mm256_andnot_si256(low, mag), sticky);
+  // uint64 -> double from the doubles 2^84 + hi * 2^32 and 2^52 + lo (both exact), one rounding in the sum.
+  const __m256i hi_bits = _mm256_or_si256(_mm256_srli_epi64(m, 32), _mm256_set1_epi64x(0x4530000000000000));
+  const __m256d hi = _mm256_sub_pd(_mm256_castsi256_pd(hi_bits), _mm256_set1_pd(0x1p84 + 0x1p52));
+  const __m256d lo = _mm256_castsi256_pd(_mm256_blend_epi32(m, _mm256_set1_epi64x(0x4330000000000000), 0xaa));
+  const __m256d d = _mm256_add_pd(hi, lo);
+  return _mm256_cvtpd_ps(_mm256_xor_pd(d, _mm256_castsi256_pd(_mm256_slli_epi64(neg, 63))));
+}
+
+// The angle island for the even (or, shifted down, the odd) int32 lanes of
+// oh, ov, th, tv: upstream's int64 dot product and squared norms, wrapping
+// as the scalar code's unsigned sums. Returns 64-bit mask lanes.
+EXACTVMAF_TARGET_AVX2 inline __m256i angle_mask_s123_4(__m256i oh, __m256i ov, __m256i th, __m256i tv) {
+  const __m256i dp = _mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv));
+  const __m256i om = _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov));
+  const __m256i tm = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
+  return _mm256_castpd_si256(angle_test4(float_of_i64(dp), float_of_i64(om), float_of_i64(tm)));
+}
+
+EXACTVMAF_TARGET_AVX2 inline __m256i angle_mask_s123(__m256i oh, __m256i ov, __m256i th, __m256i tv) {
+  const __m256i even = angle_mask_s123_4(oh, ov, th, tv);
+  const __m256i odd = angle_mask_s123_4(_mm256_srli_epi64(oh, 32), _mm256_srli_epi64(ov, 32), _mm256_srli_epi64(th, 32),
+                                        _mm256_srli_epi64(tv, 32));
+  return _mm256_blend_epi32(even, odd, 0xaa);
+}
+
+// min((p + 2^(s-1)) >> s, 2^15) = min(((p >> (s-1)) + 1) >> 1, 2^15) per
+// 64-bit lane, for p < 2^62 and s - 1 = s1 in [14, 31].
+EXACTVMAF_TARGET_AVX2 inline __m256i rounded_shift_k(__m256i p, __m256i s1) {
+  const __m256i k_max = _mm256_set1_epi64x(32768);
+  const __m256i k = _mm256_srli_epi64(_mm256_add_epi64(_mm256_srlv_epi64(p, s1), _mm256_set1_epi64x(1)), 1);
+  return _mm256_blendv_epi8(k, k_max, _mm256_cmpgt_epi64(k, k_max));
+}
+
+// decouple_k_s123 for eight samples, exact for all int32 o and t.
+EXACTVMAF_TARGET_AVX2 inline __m256i decouple_k_s123_8(__m256i o, __m256i t, const i32* div_centre) {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i abs_o = _mm256_abs_epi32(o);  // as uint32 (abs of INT32_MIN is 2^31)
+  // best15_from32's shift 17 - clz(|o|) is floor(log2 |o|) - 14, and 0 below
+  // 2^15 (for 0 too). The log is the float exponent of |o| with the bit below
+  // its leading one cleared, so the conversion cannot round up to the next
+  // power of two (2^31 converts as -2^31, with the same exponent).
+  const __m256i lead = _mm256_andnot_si256(_mm256_srli_epi32(abs_o, 1), abs_o);
+  const __m256i biased_log = _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(lead)), 23),
+                                              _mm256_set1_epi32(0xff));
+  const __m256i shift = _mm256_max_epi32(_mm256_sub_epi32(biased_log, _mm256_set1_epi32(127 + 14)), zero);
+  const __m256i half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), shift), 1);  // 0 for shift 0
+  const __m256i msb =
+      _mm256_and_si256(_mm256_srlv_epi32(_mm256_add_epi32(abs_o, half), shift), _mm256_set1_epi32(0xffff));
+  const __m256i q = _mm256_i32gather_epi32(div_centre, msb, 4);  // in [0, 2^30]
+  // num = q * t * sign(o) is q * |t| (< 2^61) where o and t have the same
+  // sign; otherwise it is <= 0 and k clamps to 0.
+  const __m256i abs_t = _mm256_abs_epi32(t);
+  const __m256i s1 = _mm256_add_epi32(shift, _mm256_set1_epi32(14));
+  const __m256i k_even =
+      rounded_shift_k(_mm256_mul_epu32(q, abs_t), _mm256_and_si256(s1, _mm256_set1_epi64x(0xffffffff)));
+  const __m256i k_odd = rounded_shift_k(_mm256_mul_epu32(_mm256_srli_epi64(q, 32), _mm256_srli_epi64(abs_t, 32)),
+                                        _mm256_srli_epi64(s1, 32));
+  __m256i k = _mm256_blend_epi32(k_even, _mm256_slli_epi64(k_odd, 32), 0xaa);
+  k = _mm256_andnot_si256(_mm256_srai_epi32(_mm256_xor_si256(o, t), 31), k);
+  return _mm256_blendv_epi8(k, _mm256_set1_epi32(32768), _mm256_cmpeq_epi32(o, zero));
+}
+
+// One band of decouple_s123_sample for eight samples; returns wrap32(lim).
+// For 0 <= gain <= 2^31 (the caller's condition), rst * gain is 0 or has o's
+// sign and is at most 2^62 in magnitude, so limit_gain's int64 product is
+// outside int32 only where the bound t wins: above INT32_MAX for o > 0, below
+// INT32_MIN for o < 0. Clamping the double product to INT32_MAX, and cvttpd2dq's INT32_MIN
+// for products below that, keep those results.
+EXACTVMAF_TARGET_AVX2 inline __m256i decouple_s123_band8(__m256i o, __m256i t, __m256i angle, const i32* div_centre,
+                                                         double gain) {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i k = decouple_k_s123_8(o, t, div_centre);  // in [0, 2^15]
+  // rst = wrap32((k * o + 2^14) >> 15) with |k * o| <= 2^46: the low 32 bits
+  // of the shifted int64 are the same for a logical shift.
+  const __m256i round = _mm256_set1_epi64x(16384);
+  const __m256i rst_even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(k, o), round), 15);
+  const __m256i rst_odd = _mm256_slli_epi64(
+      _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(k, 32), _mm256_srli_epi64(o, 32)), round), 17);
+  const __m256i rst = _mm256_blend_epi32(rst_even, rst_odd, 0xaa);
+  const __m256d gv = _mm256_set1_pd(gain), int_max = _mm256_set1_pd(2147483647.0);
+  const __m128i gp_lo =
+      _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(rst)), gv), int_max));
+  const __m128i gp_hi = _mm256_cvttpd_epi32(
+      _mm256_min_pd(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(rst, 1)), gv), int_max));
+  const __m256i gp = _mm256_inserti128_si256(_mm256_castsi128_si256(gp_lo), gp_hi, 1);
+  const __m256i o_zero = _mm256_cmpeq_epi32(o, zero);
+  const __m256i limited = _mm256_andnot_si256(o_zero, _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero)));
+  const __m256i o_pos = _mm256_cmpgt_epi32(o, zero);
+  const __m256i bounded = _mm256_blendv_epi8(_mm256_max_epi32(gp, t), _mm256_min_epi32(gp, t), o_pos);
+  return _mm256_blendv_epi8(rst, bounded, limited);
+}
+
+EXACTVMAF_TARGET_AVX2 void decouple_s123_avx2(const Bands3<const i32>& ref, const Bands3<const i32>& dis, int i, int j0,
+                                              int j1, double gain, const i32* div_lookup, const Bands3<i32>& r,
+                                              const Bands3<i32>& a) {
+  // The option allows 1..100; other gains (negative, huge, NaN) can make
+  // limit_gain's int64 result leave int32 (see decouple_s123_band8): scalar.
+  if (!(gain >= 0.0 && gain <= 2147483648.0)) return decouple_s123_row(ref, dis, i, j0, j1, gain, div_lookup, r, a);
+  const i32* o_rows[3] = {ref.row(0, i), ref.row(1, i), ref.row(2, i)};
+  const i32* t_rows[3] = {dis.row(0, i), dis.row(1, i), dis.row(2, i)};
+  i32* r_rows[3] = {r.row(0, i), r.row(1, i), r.row(2, i)};
+  i32* a_rows[3] = {a.row(0, i), a.row(1, i), a.row(2, i)};
+  const i32* div_centre = div_lookup + 32768;
+  int j = j0;
+  for (; j + 8 <= j1; j += 8) {
+    __m256i o[3], t[3];
+    for (int b = 0; b < 3; ++b) {
+      o[b] = load256(o_rows[b] + j);
+      t[b] = load256(t_rows[b] + j);
+    }
+    const __m256i angle = angle_mask_s123(o[0], o[1], t[0], t[1]);
+    for (int b = 0; b < 3; ++b) {
+      const __m256i lim = decouple_s123_band8(o[b], t[b], angle, div_centre, gain);
+      store256(r_rows[b] + j, lim);
+      store256(a_rows[b] + j, _mm256_sub_epi32(t[b], lim));
+    }
+  }
+  if (j < j1) decouple_s123_row(ref, dis, i, j, j1, gain, div_lookup, r, a);
 }
 
 // ---- CSF ---------------------------------------------------------------------------
@@ -676,7 +815,7 @@ const Kernels& avx2_kernels() {
                             &dwt_vertical_avx2,
                             &dwt_horizontal_avx2,
                             &decouple0_avx2,
-                            &decouple_s123_row,
+                            &decouple_s123_avx2,
                             &csf0_avx2,
                             &csf_s123_avx2,
                             &cm0_avx2,

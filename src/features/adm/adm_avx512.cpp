@@ -478,6 +478,8 @@ EXACTVMAF_TARGET_AVX512 inline __m512i decouple0_band16(__m512i o, __m512i t, __
 EXACTVMAF_TARGET_AVX512 void decouple0_avx512(const Bands3<const i16>& ref, const Bands3<const i16>& dis, int i, int j0,
                                               int j1, double gain, const i32* div_lookup, const Bands3<i16>& r,
                                               const Bands3<i16>& a) {
+  // The vector gain product holds |rst * gain| < 2^31 for |gain| <= 2^15 (the option allows 1..100): scalar beyond.
+  if (!(gain >= -32768.0 && gain <= 32768.0)) return decouple0_row(ref, dis, i, j0, j1, gain, div_lookup, r, a);
   const i16* o_rows[3] = {ref.row(0, i), ref.row(1, i), ref.row(2, i)};
   const i16* t_rows[3] = {dis.row(0, i), dis.row(1, i), dis.row(2, i)};
   i16* r_rows[3] = {r.row(0, i), r.row(1, i), r.row(2, i)};
