@@ -263,9 +263,10 @@ void check_scales(VifCheck& check) {
                                         static_cast<std::ptrdiff_t>(stride), w, h, depth..., limit, table, t);
             return std::make_tuple(r.num_log, r.den_log, r.num_non_log, r.den_non_log);
           };
-          if (bpc == 8)
+          if (bpc == 8) {
             ASSERT_TRUE(check.check("statistic_u8", &vif::Kernels::statistic_u8, what,
                                     [&](auto fn) { return statistic(fn, 0, a8.data(), b8.data()); }));
+          }
           for (int scale = 0; scale < vif::num_scales; ++scale) {
             if (scale == 0 && bpc == 8) continue;
             ASSERT_TRUE(check.check("statistic_u16", &vif::Kernels::statistic_u16,
@@ -281,9 +282,10 @@ void check_scales(VifCheck& check) {
              out_ref.data(), out_dis.data());
           return std::make_tuple(out_ref, out_dis);
         };
-        if (bpc == 8)
+        if (bpc == 8) {
           ASSERT_TRUE(check.check("decimate_u8", &vif::Kernels::decimate_u8, what,
                                   [&](auto fn) { return decimate(fn, 1, a8.data(), b8.data()); }));
+        }
         for (int to = 1; to < vif::num_scales; ++to)
           ASSERT_TRUE(check.check("decimate_u16", &vif::Kernels::decimate_u16, fmt::format("{} to {}", what, to),
                                   [&](auto fn) { return decimate(fn, to, a.data(), b.data(), bpc); }));
