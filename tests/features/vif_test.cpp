@@ -246,15 +246,27 @@ void check_scales(VifCheck& check) {
   std::mt19937_64 rng(21);
   const std::uint16_t* table = vif::log2_table();
   for (unsigned bpc : {8u, 10u, 12u, 16u})
-    for (auto [w, h] : {std::pair{16u, 16u}, {31u, 17u}, {47u, 18u}, {64u, 16u}, {97u, 19u}, {263u, 17u}})
-      for (Fill fill : all_fills) {
+    // Also 16k - 1, 16k, 16k + 1 (the AVX2 horizontal pass's 16-column
+    // blocks and their scalar tail) and flat planes at 0 and the maximum
+    // (the largest squares: both 16-bit halves of xx near 2^16).
+    for (auto [w, h] : {std::pair{16u, 16u}, {17u, 16u}, {31u, 17u}, {32u, 16u}, {33u, 16u}, {47u, 18u}, {48u, 17u},
+                        {49u, 16u}, {64u, 16u}, {65u, 16u}, {79u, 16u}, {80u, 17u}, {81u, 16u}, {97u, 19u},
+                        {127u, 16u}, {128u, 16u}, {129u, 17u}, {263u, 17u}})
+      for (int fill_index = 0; fill_index < std::ssize(all_fills) + 3; ++fill_index) {
         const std::size_t stride = w + 5;
-        const auto a = random_values<std::uint16_t>(stride * h, fill, rng, 0, (std::int64_t{1} << bpc) - 1);
-        auto b = random_values<std::uint16_t>(stride * h, Fill::mixed, rng, 0, (std::int64_t{1} << bpc) - 1);
+        const std::int64_t max = (std::int64_t{1} << bpc) - 1;
+        const int flat = fill_index - static_cast<int>(std::ssize(all_fills));  // 0: max/max, 1: max/0, 2: 0/max
+        const Fill fill = flat < 0 ? all_fills[fill_index] : Fill::full;
+        auto a = random_values<std::uint16_t>(stride * h, fill, rng, 0, max);
+        auto b = random_values<std::uint16_t>(stride * h, Fill::mixed, rng, 0, max);
         for (std::size_t k = 0; k < b.size(); k += 3) b[k] = a[k];  // correlated pixels: the log branch
+        if (flat >= 0) {
+          std::fill(a.begin(), a.end(), static_cast<std::uint16_t>(flat == 2 ? 0 : max));
+          std::fill(b.begin(), b.end(), static_cast<std::uint16_t>(flat == 1 ? 0 : max));
+        }
         const std::vector<std::uint8_t> a8(a.begin(), a.end()), b8(b.begin(), b.end());
         const auto row = static_cast<std::size_t>(w) + 2 * vif::row_pad + vif::simd_row_slack;
-        const std::string what = fmt::format("{}x{} {}-bit", w, h, bpc);
+        const std::string what = fmt::format("{}x{} {}-bit fill {}", w, h, bpc, fill_index);
         for (double limit : {100.0, 1.0}) {
           const auto statistic = [&](auto fn, int scale, const auto* x, const auto* y, auto... depth) {
             std::vector<std::uint32_t> scratch(5 * row, 0);

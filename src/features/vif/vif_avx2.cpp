@@ -18,14 +18,56 @@ EXACTVMAF_TARGET_AVX2 inline __m256i load_u8x16(const std::uint8_t* p) {
   return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
-EXACTVMAF_TARGET_AVX2 inline __m256i load_u32x8(const std::uint32_t* p) {
-  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+// The vertical sums of a row as eight uint16 arrays in vif_simd.hpp's
+// PairRow order (mu1, mu2, low and high halves of xx, yy, xy), each value
+// - 2^15, column j at [row_pad + j], mirrored like the row arrays. A 256-bit
+// load from column o, read as 32-bit lanes, holds the pairs (o + 2l, o + 2l + 1):
+// the horizontal pass's pair rows at stride 2, with no copy.
+struct HalfRows {
+  std::uint16_t* a[kPairRows];
+};
+
+// Entries per array: the padded row and the slack its loads reach (the
+// horizontal pass reads one entry past the padding, under a zero tap).
+inline std::size_t half_row_size(unsigned w) { return w + 2 * row_pad + 16; }
+
+inline std::uint16_t biased(std::uint32_t v) { return static_cast<std::uint16_t>(v ^ 0x8000u); }
+
+// Columns [j0, j1) of a StatRow (the scalar tails of the vertical passes) into the halves.
+inline void halves_from_stat_row(const StatRow& t, unsigned j0, unsigned j1, const HalfRows& h) {
+  const std::uint32_t* sq[3] = {t.xx, t.yy, t.xy};
+  for (unsigned c = row_pad + j0; c < row_pad + j1; ++c) {
+    h.a[kMu1][c] = biased(t.mu1[c]);  // below 2^16
+    h.a[kMu2][c] = biased(t.mu2[c]);
+    for (int q = 0; q < 3; ++q) {
+      h.a[kXxLo + 2 * q][c] = biased(sq[q][c] & 0xffffu);
+      h.a[kXxHi + 2 * q][c] = biased(sq[q][c] >> 16);
+    }
+  }
 }
 
-EXACTVMAF_TARGET_AVX2 inline void store_interleaved(std::uint32_t* dst, __m256i lo, __m256i hi) {
-  // unpack works within 128-bit halves: lo holds columns 0-3 and 8-11, hi 4-7 and 12-15.
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), _mm256_permute2x128_si256(lo, hi, 0x20));
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
+// Column c's sums back from the halves (the horizontal pass's scalar tail).
+inline VerticalSums sums_from_halves(const HalfRows& h, unsigned c) {
+  const auto at = [&](int r) { return static_cast<std::uint32_t>(h.a[r][c] ^ 0x8000u); };
+  return {at(kMu1), at(kMu2), (at(kXxHi) << 16) | at(kXxLo), (at(kYyHi) << 16) | at(kYyLo),
+          (at(kXyHi) << 16) | at(kXyLo)};
+}
+
+EXACTVMAF_TARGET_AVX2 inline void store_u16x16(std::uint16_t* p, __m256i v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+}
+
+// Sixteen uint32 values below 2^16, lo holding columns 0-3 and 8-11 and hi
+// 4-7 and 12-15 (the unpacklo / unpackhi lanes), as uint16 - 2^15 in column
+// order: packus works within 128-bit halves, so this order comes out sorted.
+EXACTVMAF_TARGET_AVX2 inline __m256i pack_biased_x16(__m256i lo, __m256i hi) {
+  return _mm256_xor_si256(_mm256_packus_epi32(lo, hi), _mm256_set1_epi16(static_cast<short>(0x8000)));
+}
+
+// Eight uint32 values below 2^16 (column order) as uint16 - 2^15.
+EXACTVMAF_TARGET_AVX2 inline void store_biased_x8(std::uint16_t* p, __m256i v) {
+  const __m128i packed = _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_xor_si128(packed, _mm_set1_epi16(static_cast<short>(0x8000))));
 }
 
 // a * b - 2^15 per 16-bit lane, for products below 2^16: an int16.
@@ -77,7 +119,7 @@ EXACTVMAF_TARGET_AVX2 inline void vertical_s0_u8_half(const std::uint8_t* const*
 // which is below 2^32 (65536 * 255^2): exact in uint32.
 EXACTVMAF_TARGET_AVX2 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
                                           std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
-                                          const StatRow& t) {
+                                          const StatRow& t, const HalfRows& out) {
   constexpr int width = filter_width(0);
   const std::uint8_t* r[width];
   const std::uint8_t* d[width];
@@ -85,21 +127,29 @@ EXACTVMAF_TARGET_AVX2 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_
   const __m256i bias32 = _mm256_set1_epi32(static_cast<int>(0x80000000u));
   const __m256i round_mu = _mm256_set1_epi32(128);
   const __m256i zero = _mm256_setzero_si256();
+  const __m256i low16 = _mm256_set1_epi32(0xffff);
   unsigned j = 0;
   for (; j + 16 <= w; j += 16) {
     __m256i lo[5] = {zero, zero, bias32, bias32, bias32}, hi[5] = {zero, zero, bias32, bias32, bias32};
     vertical_s0_u8_half<false>(r, d, j, lo);
     vertical_s0_u8_half<true>(r, d, j, hi);
-    store_interleaved(t.mu1 + row_pad + j, _mm256_srli_epi32(_mm256_add_epi32(lo[0], round_mu), 8),
-                      _mm256_srli_epi32(_mm256_add_epi32(hi[0], round_mu), 8));
-    store_interleaved(t.mu2 + row_pad + j, _mm256_srli_epi32(_mm256_add_epi32(lo[1], round_mu), 8),
-                      _mm256_srli_epi32(_mm256_add_epi32(hi[1], round_mu), 8));
-    store_interleaved(t.xx + row_pad + j, lo[2], hi[2]);
-    store_interleaved(t.yy + row_pad + j, lo[3], hi[3]);
-    store_interleaved(t.xy + row_pad + j, lo[4], hi[4]);
+    const unsigned c = row_pad + j;
+    store_u16x16(out.a[kMu1] + c, pack_biased_x16(_mm256_srli_epi32(_mm256_add_epi32(lo[0], round_mu), 8),
+                                                  _mm256_srli_epi32(_mm256_add_epi32(hi[0], round_mu), 8)));
+    store_u16x16(out.a[kMu2] + c, pack_biased_x16(_mm256_srli_epi32(_mm256_add_epi32(lo[1], round_mu), 8),
+                                                  _mm256_srli_epi32(_mm256_add_epi32(hi[1], round_mu), 8)));
+    for (int q = 0; q < 3; ++q) {
+      store_u16x16(out.a[kXxLo + 2 * q] + c,
+                   pack_biased_x16(_mm256_and_si256(lo[2 + q], low16), _mm256_and_si256(hi[2 + q], low16)));
+      store_u16x16(out.a[kXxHi + 2 * q] + c,
+                   pack_biased_x16(_mm256_srli_epi32(lo[2 + q], 16), _mm256_srli_epi32(hi[2 + q], 16)));
+    }
   }
-  if (j < w) statistic_vertical<0, std::uint8_t, std::uint32_t>(ref, ref_stride, dis, dis_stride, h, i,
-                                                                statistic_shifts(0, 8), j, w, t);
+  if (j < w) {
+    statistic_vertical<0, std::uint8_t, std::uint32_t>(ref, ref_stride, dis, dis_stride, h, i, statistic_shifts(0, 8),
+                                                       j, w, t);
+    halves_from_stat_row(t, j, w, out);
+  }
 }
 
 // Eight samples as uint32 lanes.
@@ -122,7 +172,7 @@ EXACTVMAF_TARGET_AVX2 inline __m256i narrow_shift(__m256i e, __m256i o, __m256i 
 template <int Scale, class Sample>
 EXACTVMAF_TARGET_AVX2 void vertical_wide(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
                                          std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
-                                         VerticalShifts s, const StatRow& t) {
+                                         VerticalShifts s, const StatRow& t, const HalfRows& out) {
   constexpr int width = filter_width(Scale);
   const Sample* r[width];
   const Sample* d[width];
@@ -132,6 +182,7 @@ EXACTVMAF_TARGET_AVX2 void vertical_wide(const Sample* ref, std::ptrdiff_t ref_s
   const __m128i mu_shift = _mm_cvtsi32_si128(static_cast<int>(s.mu_shift));
   const __m256i sq_round = _mm256_set1_epi64x(static_cast<long long>(s.sq_round));
   const __m128i sq_shift = _mm_cvtsi32_si128(static_cast<int>(s.sq_shift));
+  const __m256i low16 = _mm256_set1_epi32(0xffff);
   unsigned j = 0;
   for (; j + 8 <= w; j += 8) {
     __m256i mu1 = zero, mu2 = zero, xx_e = zero, xx_o = zero, yy_e = zero, yy_o = zero, xy_e = zero, xy_o = zero;
@@ -151,15 +202,20 @@ EXACTVMAF_TARGET_AVX2 void vertical_wide(const Sample* ref, std::ptrdiff_t ref_s
       xy_o = _mm256_add_epi64(xy_o, _mm256_mul_epu32(fx_o, y_o));
     }
     // (uint16_t) of the rounded mu: the sums stay below 2^32 and the results below 2^16.
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.mu1 + row_pad + j),
-                        _mm256_srl_epi32(_mm256_add_epi32(mu1, mu_round), mu_shift));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.mu2 + row_pad + j),
-                        _mm256_srl_epi32(_mm256_add_epi32(mu2, mu_round), mu_shift));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.xx + row_pad + j), narrow_shift(xx_e, xx_o, sq_round, sq_shift));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.yy + row_pad + j), narrow_shift(yy_e, yy_o, sq_round, sq_shift));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.xy + row_pad + j), narrow_shift(xy_e, xy_o, sq_round, sq_shift));
+    const unsigned c = row_pad + j;
+    store_biased_x8(out.a[kMu1] + c, _mm256_srl_epi32(_mm256_add_epi32(mu1, mu_round), mu_shift));
+    store_biased_x8(out.a[kMu2] + c, _mm256_srl_epi32(_mm256_add_epi32(mu2, mu_round), mu_shift));
+    const __m256i sq[3] = {narrow_shift(xx_e, xx_o, sq_round, sq_shift), narrow_shift(yy_e, yy_o, sq_round, sq_shift),
+                           narrow_shift(xy_e, xy_o, sq_round, sq_shift)};
+    for (int q = 0; q < 3; ++q) {
+      store_biased_x8(out.a[kXxLo + 2 * q] + c, _mm256_and_si256(sq[q], low16));
+      store_biased_x8(out.a[kXxHi + 2 * q] + c, _mm256_srli_epi32(sq[q], 16));
+    }
   }
-  if (j < w) statistic_vertical<Scale, Sample, std::uint64_t>(ref, ref_stride, dis, dis_stride, h, i, s, j, w, t);
+  if (j < w) {
+    statistic_vertical<Scale, Sample, std::uint64_t>(ref, ref_stride, dis, dis_stride, h, i, s, j, w, t);
+    halves_from_stat_row(t, j, w, out);
+  }
 }
 
 // ---- decimation ----------------------------------------------------------------
@@ -296,44 +352,6 @@ EXACTVMAF_TARGET_AVX2 inline __m256i mul_round_hi32(__m256i a, __m256i b) {
   const __m256i e = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a, b), half), 32);
   const __m256i o = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32)), half);
   return _mm256_blend_epi32(e, o, 0xaa);
-}
-
-// The horizontal pass multiplies by vpmaddwd on pair rows (vif_simd.hpp).
-
-// Lanes (low halves of x[c], x[c+1]) and (high halves), each half - 2^15.
-inline std::uint32_t low_pair(std::uint32_t a, std::uint32_t b) {
-  return ((a & 0xffffu) ^ 0x8000u) | (((b & 0xffffu) ^ 0x8000u) << 16);
-}
-inline std::uint32_t high_pair(std::uint32_t a, std::uint32_t b) {
-  return ((a >> 16) ^ 0x8000u) | (((b >> 16) ^ 0x8000u) << 16);
-}
-
-// Pair rows of the padded vertical sums for columns [lo, hi) of the row
-// arrays (entries below hi are valid); the last lane pairs with 0, which
-// meets only a zero tap.
-EXACTVMAF_TARGET_AVX2 void make_pair_rows(const StatRow& t, unsigned lo, unsigned hi, std::uint32_t* const* out) {
-  const std::uint32_t* src[5] = {t.mu1, t.mu2, t.xx, t.yy, t.xy};
-  const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80008000u));
-  unsigned c = lo;
-  for (; c + 9 <= hi; c += 8) {
-    for (int a = 0; a < 5; ++a) {
-      const __m256i v0 = load_u32x8(src[a] + c), v1 = load_u32x8(src[a] + c + 1);
-      const __m256i low = _mm256_xor_si256(_mm256_blend_epi16(v0, _mm256_slli_epi32(v1, 16), 0xaa), bias);
-      std::uint32_t* lo_out = out[a < 2 ? a : 2 * a - 2];
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo_out + c), low);
-      if (a >= 2) {
-        const __m256i high = _mm256_xor_si256(_mm256_blend_epi16(_mm256_srli_epi32(v0, 16), v1, 0xaa), bias);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[2 * a - 1] + c), high);
-      }
-    }
-  }
-  for (; c < hi; ++c) {
-    for (int a = 0; a < 5; ++a) {
-      const std::uint32_t x0 = src[a][c], x1 = c + 1 < hi ? src[a][c + 1] : 0u;
-      out[a < 2 ? a : 2 * a - 2][c] = low_pair(x0, x1);
-      if (a >= 2) out[2 * a - 1][c] = high_pair(x0, x1);
-    }
-  }
 }
 
 // R's (uint32)((hi * 2^16 + lo + 2^15) >> 16) from the two halves' sums.
@@ -503,13 +521,28 @@ EXACTVMAF_TARGET_AVX2 Residuals accumulate_pixels(const std::int32_t* s1, const 
   return res;
 }
 
-// Horizontal pass and per-pixel statistic, eight columns at a time: the tap
+// The horizontal pass's columns [j0, j1) one by one from the halves.
+template <int Scale>
+void horizontal_tail(const HalfRows& h, unsigned j0, unsigned j1, double gain_limit, const std::uint16_t* log2_table,
+                     Residuals& res) {
+  constexpr int radius = filter_width(Scale) / 2;
+  for (unsigned j = j0; j < j1; ++j) {
+    const unsigned base = row_pad + j - radius;
+    const Sigmas s = horizontal_sigmas<Scale>([&](int k) { return sums_from_halves(h, base + static_cast<unsigned>(k)); });
+    accumulate_pixel(s.sigma1_sq, s.sigma2_sq, s.sigma12, gain_limit, log2_table, res);
+  }
+}
+
+// Horizontal pass and per-pixel statistic, sixteen columns at a time as the
+// even then the odd eight (the pixels' sums are integers: any order): the tap
 // sums and the variances in vectors; pixels below the noise variance (the
 // non-log branch) summed in vectors, the others through log_branch_x8 (scale
-// 0) or accumulate_pixel lane by lane.
+// 0) or accumulate_pixel lane by lane. The loads reach column
+// j + 16 + radius at most (the last step's offset 2 radius, odd pass), one
+// past the padding, and only under a zero tap (the filters have odd widths).
 template <int Scale>
-EXACTVMAF_TARGET_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_limit, const std::uint16_t* log2_table,
-                                      std::uint32_t* const* pairs, Residuals& res) {
+EXACTVMAF_TARGET_AVX2 void horizontal(const HalfRows& halves, unsigned w, double gain_limit,
+                                      const std::uint16_t* log2_table, Residuals& res) {
   static_assert(madd_steps_are_the_filter<Scale>());
   constexpr int radius = filter_width(Scale) / 2;
   constexpr MaddSteps steps = madd_steps<Scale>();
@@ -524,21 +557,19 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_
   const bool vector_log = Scale == 0 && vector_log_branch(gain_limit, log2_table);
   const __m256d limit = _mm256_set1_pd(gain_limit);
   LogSums log_sums{zero, zero};
-  // The pair rows are made for a chunk of output columns at a time (those
-  // its taps reach), used while they are in the L1 cache.
-  constexpr unsigned chunk = 256;
-  const unsigned w8 = w & ~7u;
+  const unsigned w16 = w & ~15u;
   unsigned j = 0;
-  for (; j < w8; j += 8) {
-    if (j % chunk == 0) make_pair_rows(t, row_pad + j - radius, row_pad + std::min(j + chunk, w8) + radius, pairs);
-    const unsigned base = row_pad + j - radius;
+  for (; j < w16; j += 8) {
+    // j % 16 == 0: the even columns of the block from j; 8: the odd ones of the block from j - 8.
+    const unsigned base = row_pad + (j & ~15u) - radius + (j & 8u ? 1u : 0u);
     __m256i acc[kPairRows];  // starting at the bias: the 2^31 the sums need back (modulo 2^32)
     for (int r = 0; r < kPairRows; ++r) acc[r] = bias;
     for (int m = 0; m < steps.count; ++m) {
       const __m256i taps = _mm256_set1_epi32(static_cast<int>((steps.step[m].hi << 16) | steps.step[m].lo));
       const unsigned at = base + static_cast<unsigned>(steps.step[m].offset);
       for (int r = 0; r < kPairRows; ++r)
-        acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(load_u32x8(pairs[r] + at), taps));
+        acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(
+                                              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(halves.a[r] + at)), taps));
     }
     const __m256i mu1 = acc[kMu1], mu2 = acc[kMu2];
     const __m256i sigma1 = _mm256_sub_epi32(square_sum(acc[kXxLo], acc[kXxHi]), mul_round_hi32(mu1, mu1));
@@ -574,7 +605,7 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const StatRow& t, unsigned w, double gain_
     res.num_log += sums[2][l];
   }
   res.den_non_log += non_log_count;
-  if (j < w) statistic_horizontal<Scale>(t, j, w, gain_limit, log2_table, res);
+  if (j < w) horizontal_tail<Scale>(halves, j, w, gain_limit, log2_table, res);
 }
 
 template <int Scale, class Sample>
@@ -582,25 +613,20 @@ EXACTVMAF_TARGET_AVX2 Residuals statistic(const Sample* ref, std::ptrdiff_t ref_
                                           std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc,
                                           double gain_limit, const std::uint16_t* log2_table, const StatRow& t) {
   constexpr int radius = filter_width(Scale) / 2;
-  // The pair rows: kPairRows arrays laid out as the row arrays, kept per
-  // thread (a fresh allocation per call costs page faults at 4K).
-  const std::size_t n = w + 2 * row_pad;
-  static thread_local std::vector<std::uint32_t> pair_store;
-  if (pair_store.size() < kPairRows * n) pair_store.resize(kPairRows * n);
-  std::uint32_t* pairs[kPairRows];
-  for (int r = 0; r < kPairRows; ++r) pairs[r] = pair_store.data() + r * n;
+  // The halves, kept per thread (a fresh allocation per call costs page faults at 4K).
+  const std::size_t n = half_row_size(w);
+  static thread_local std::vector<std::uint16_t> half_store;
+  if (half_store.size() < kPairRows * n) half_store.resize(kPairRows * n);
+  HalfRows halves;
+  for (int r = 0; r < kPairRows; ++r) halves.a[r] = half_store.data() + r * n;
   Residuals res;
   for (unsigned i = 0; i < h; ++i) {
     if constexpr (Scale == 0 && sizeof(Sample) == 1)
-      vertical_s0_u8(ref, ref_stride, dis, dis_stride, w, h, i, t);
+      vertical_s0_u8(ref, ref_stride, dis, dis_stride, w, h, i, t, halves);
     else
-      vertical_wide<Scale, Sample>(ref, ref_stride, dis, dis_stride, w, h, i, statistic_shifts(Scale, bpc), t);
-    pad_row(t.mu1, w, radius);
-    pad_row(t.mu2, w, radius);
-    pad_row(t.xx, w, radius);
-    pad_row(t.yy, w, radius);
-    pad_row(t.xy, w, radius);
-    horizontal<Scale>(t, w, gain_limit, log2_table, pairs, res);
+      vertical_wide<Scale, Sample>(ref, ref_stride, dis, dis_stride, w, h, i, statistic_shifts(Scale, bpc), t, halves);
+    for (int r = 0; r < kPairRows; ++r) pad_row(halves.a[r], w, radius);
+    horizontal<Scale>(halves, w, gain_limit, log2_table, res);
   }
   return res;
 }
