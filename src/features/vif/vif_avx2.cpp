@@ -528,7 +528,8 @@ void horizontal_tail(const HalfRows& h, unsigned j0, unsigned j1, double gain_li
   constexpr int radius = filter_width(Scale) / 2;
   for (unsigned j = j0; j < j1; ++j) {
     const unsigned base = row_pad + j - radius;
-    const Sigmas s = horizontal_sigmas<Scale>([&](int k) { return sums_from_halves(h, base + static_cast<unsigned>(k)); });
+    const Sigmas s =
+        horizontal_sigmas<Scale>([&](int k) { return sums_from_halves(h, base + static_cast<unsigned>(k)); });
     accumulate_pixel(s.sigma1_sq, s.sigma2_sq, s.sigma12, gain_limit, log2_table, res);
   }
 }
@@ -567,9 +568,10 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const HalfRows& halves, unsigned w, double
     for (int m = 0; m < steps.count; ++m) {
       const __m256i taps = _mm256_set1_epi32(static_cast<int>((steps.step[m].hi << 16) | steps.step[m].lo));
       const unsigned at = base + static_cast<unsigned>(steps.step[m].offset);
-      for (int r = 0; r < kPairRows; ++r)
-        acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(
-                                              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(halves.a[r] + at)), taps));
+      for (int r = 0; r < kPairRows; ++r) {
+        const __m256i pairs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(halves.a[r] + at));
+        acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(pairs, taps));
+      }
     }
     const __m256i mu1 = acc[kMu1], mu2 = acc[kMu2];
     const __m256i sigma1 = _mm256_sub_epi32(square_sum(acc[kXxLo], acc[kXxHi]), mul_round_hi32(mu1, mu1));

@@ -27,7 +27,8 @@ inline constexpr unsigned simd_row_slack = 16;
 // is exact; a square's sum is hi * 2^16 + lo, and R's
 // (uint32)((sum + 2^15) >> 16) is hi + ((lo / 2 + 2^14) >> 15) modulo 2^32
 // (halving first keeps lo + 2^15 from overflowing and floors the same:
-// lo + 2^15 odd means lo odd).
+// lo + 2^15 odd means lo odd). AVX2 builds no pair rows: it keeps the halves
+// as 16-bit rows, whose loads hold the pairs at stride 2 (vif_avx2.cpp).
 enum PairRow { kMu1, kMu2, kXxLo, kXxHi, kYyLo, kYyHi, kXyLo, kXyHi, kPairRows };
 
 // The two-tap steps of a scale's filter: taps (lo, hi) on columns
