@@ -521,6 +521,29 @@ EXACTVMAF_TARGET_AVX2 Residuals accumulate_pixels(const std::int32_t* s1, const 
   return res;
 }
 
+// acc[r] += the madd steps from `base` on half row r, unrolled (a loop over
+// the steps rebuilt each step's taps at run time, GCC 12). The empty asm
+// statements emit nothing and change no value; they only steer GCC's
+// register use (below).
+template <int Scale, int M = 0>
+EXACTVMAF_TARGET_AVX2 inline void horizontal_steps(const HalfRows& h, unsigned base, __m256i* acc) {
+  constexpr MaddSteps steps = madd_steps<Scale>();
+  if constexpr (M < steps.count) {
+    constexpr MaddStep step = steps.step[M];
+    __m256i taps = _mm256_set1_epi32(static_cast<int>((step.hi << 16) | step.lo));
+    __asm__("" : "+x"(taps));  // in a register: the loads of the rows are the madds' memory operands
+    const unsigned at = base + static_cast<unsigned>(step.offset);
+    for (int r = 0; r < kPairRows; ++r) {
+      const __m256i pairs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(h.a[r] + at));
+      acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(pairs, taps));
+      // Keeps the sum a chain: reassociated into a tree, the 72 products
+      // were spilled to the stack (GCC 12).
+      __asm__("" : "+x"(acc[r]));
+    }
+    horizontal_steps<Scale, M + 1>(h, base, acc);
+  }
+}
+
 // The horizontal pass's columns [j0, j1) one by one from the halves.
 template <int Scale>
 void horizontal_tail(const HalfRows& h, unsigned j0, unsigned j1, double gain_limit, const std::uint16_t* log2_table,
@@ -546,7 +569,6 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const HalfRows& halves, unsigned w, double
                                       const std::uint16_t* log2_table, Residuals& res) {
   static_assert(madd_steps_are_the_filter<Scale>());
   constexpr int radius = filter_width(Scale) / 2;
-  constexpr MaddSteps steps = madd_steps<Scale>();
   const __m256i zero = _mm256_setzero_si256();
   const __m256i nsq_minus_1 = _mm256_set1_epi32(sigma_nsq - 1);
   const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
@@ -565,14 +587,7 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const HalfRows& halves, unsigned w, double
     const unsigned base = row_pad + (j & ~15u) - radius + (j & 8u ? 1u : 0u);
     __m256i acc[kPairRows];  // starting at the bias: the 2^31 the sums need back (modulo 2^32)
     for (int r = 0; r < kPairRows; ++r) acc[r] = bias;
-    for (int m = 0; m < steps.count; ++m) {
-      const __m256i taps = _mm256_set1_epi32(static_cast<int>((steps.step[m].hi << 16) | steps.step[m].lo));
-      const unsigned at = base + static_cast<unsigned>(steps.step[m].offset);
-      for (int r = 0; r < kPairRows; ++r) {
-        const __m256i pairs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(halves.a[r] + at));
-        acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(pairs, taps));
-      }
-    }
+    horizontal_steps<Scale>(halves, base, acc);
     const __m256i mu1 = acc[kMu1], mu2 = acc[kMu2];
     const __m256i sigma1 = _mm256_sub_epi32(square_sum(acc[kXxLo], acc[kXxHi]), mul_round_hi32(mu1, mu1));
     const __m256i sigma2 =
