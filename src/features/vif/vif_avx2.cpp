@@ -271,7 +271,7 @@ EXACTVMAF_TARGET_AVX2 inline void decimate_vertical_taps(const Sample* const* r,
 EXACTVMAF_TARGET_AVX2 inline __m256i round_pack_biased(__m256i lo, __m256i hi, __m256i round, __m128i shift) {
   const __m256i a = _mm256_srl_epi32(_mm256_add_epi32(lo, round), shift);
   const __m256i b = _mm256_srl_epi32(_mm256_add_epi32(hi, round), shift);
-  return _mm256_xor_si256(_mm256_packus_epi32(a, b), _mm256_set1_epi16(static_cast<short>(0x8000)));
+  return pack_biased_x16(a, b);
 }
 
 // The horizontal sums of output columns 0-7 (a) and 8-15 (b), each
@@ -304,10 +304,8 @@ EXACTVMAF_TARGET_AVX2 void decimate_row_x16(const Sample* ref, std::ptrdiff_t re
   for (; j + 16 <= w; j += 16) {
     __m256i acc[4] = {start, start, start, start};
     decimate_vertical_taps<To, Sample>(r, d, j, acc);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(row_ref + row_pad + j),
-                        round_pack_biased(acc[0], acc[1], v_round, v_shift));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(row_dis + row_pad + j),
-                        round_pack_biased(acc[2], acc[3], v_round, v_shift));
+    store_u16x16(row_ref + row_pad + j, round_pack_biased(acc[0], acc[1], v_round, v_shift));
+    store_u16x16(row_dis + row_pad + j, round_pack_biased(acc[2], acc[3], v_round, v_shift));
   }
   for (; j < w; ++j) {
     const unsigned vr = decimation_sample<To>([&](int k) { return r[k][j]; }, shift, round);
