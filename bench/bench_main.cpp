@@ -199,7 +199,7 @@ enum class Source { file, memory };
 // else a --feature argument.
 void run_feature(benchmark::State& state, const Size& s, const std::string& feature, ev::Backend backend,
                  ev::DeviceFp64 device_fp64, unsigned threads, Source source, bool natural,
-                 const std::vector<int>& gpus) {
+                 const std::vector<int>& gpus, bool history_ring) {
   const auto [ref_path, dist_path] = natural ? ensure_natural_pair(s) : ensure_pair(s);
   const ev::VideoFormat fmt{s.w, s.h, ev::PixelFormat::yuv420, 8};
   const ev::RawParams raw{s.w, s.h, ev::PixelFormat::yuv420, 8};
@@ -233,6 +233,7 @@ void run_feature(benchmark::State& state, const Size& s, const std::string& feat
   }
   std::uint64_t frames = 0;
   double upload_ms = 0, kernel_ms = 0;
+  std::uint64_t history_on_device = 0, history_frames = 0;
   bool fp32pair = false;
   for (auto _ : state) {
     std::unique_ptr<ev::VideoReader> ref, dist;
@@ -249,11 +250,14 @@ void run_feature(benchmark::State& state, const Size& s, const std::string& feat
     o.device_fp64 = device_fp64;
     o.gpus = gpus;
     o.cuda_timing = backend == ev::Backend::cuda;
+    o.cuda_history_ring = history_ring;
     o.frame_cnt = frame_cap;
     try {
       auto r = ev::run(*ref, *dist, requests, o);
       upload_ms += r.cuda_upload_ms;
       kernel_ms += r.cuda_kernel_ms;
+      history_on_device += r.cuda_history_on_device;
+      history_frames += r.cuda_history_on_device + r.cuda_history_uploaded;
       fp32pair = r.cuda_fp32pair;
       if (!models.empty()) ev::predict(models, r.scores, r.frames, 1);
       frames += r.frames;
@@ -269,6 +273,9 @@ void run_feature(benchmark::State& state, const Size& s, const std::string& feat
     state.counters["upload_ms"] = upload_ms / static_cast<double>(frames);
     state.counters["kernel_ms"] = kernel_ms / static_cast<double>(frames);
     state.counters["fp32pair"] = fp32pair ? 1 : 0;
+    // Share of the history frames copied on the device (RunOptions::cuda_history_ring).
+    if (history_frames)
+      state.counters["history_ring"] = static_cast<double>(history_on_device) / static_cast<double>(history_frames);
   }
 }
 
@@ -316,11 +323,11 @@ void register_all() {
           const char* src_name = src == Source::file ? "file" : "memory";
           const bool natural = set.natural;
           auto reg = [&](ev::Backend b, ev::DeviceFp64 fp64, const char* bname, unsigned t,
-                         std::vector<int> gpus = {0}) {
+                         std::vector<int> gpus = {0}, bool ring = true) {
             benchmark::RegisterBenchmark(
                 fmt::format("{}{}/{}/{}/threads:{}/{}", feature, natural ? "@natural" : "", bname, s.name, t, src_name)
                     .c_str(),
-                [=](benchmark::State& st) { run_feature(st, s, feature, b, fp64, t, src, natural, gpus); })
+                [=](benchmark::State& st) { run_feature(st, s, feature, b, fp64, t, src, natural, gpus, ring); })
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime()
                 ->MinTime(1.0);
@@ -335,6 +342,11 @@ void register_all() {
             // (what several devices cost in scheduling, against threads:4);
             // --gpu all on a machine with several GPUs (threads per GPU).
             reg(ev::Backend::cuda, ev::DeviceFp64::automatic, "cuda-gpu0x2", 2, {0, 0});
+            // Features with history, their previous frames uploaded by every
+            // thread (RunOptions::cuda_history_ring off), against "cuda".
+            const std::string f = feature;
+            if (f.rfind("vmaf", 0) == 0 || f == "motion" || f == "speed_temporal")
+              for (unsigned t : {4u, 8u}) reg(ev::Backend::cuda, ev::DeviceFp64::automatic, "cuda-noring", t, {0}, false);
             if (cuda.devices.size() > 1) reg(ev::Backend::cuda, ev::DeviceFp64::automatic, "cuda-allgpus", 4, {});
           }
         }

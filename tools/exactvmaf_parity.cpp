@@ -171,6 +171,9 @@ int run_parity(const Settings& s) {
     if (r.cuda_gpus.size() > 1)
       for (std::size_t k = 0; k < r.cuda_gpus.size(); ++k)
         label += fmt::format("{} GPU {}: {} frames", k == 0 ? "; " : ", ", r.cuda_gpus[k], r.cuda_gpu_frames[k]);
+    if (r.cuda_history_on_device + r.cuda_history_uploaded)
+      label += fmt::format("; history frames: {} from the device ring, {} uploaded", r.cuda_history_on_device,
+                           r.cuda_history_uploaded);
     label += ")";
     return compare(label, cpu, r, s.quiet);
   };

@@ -65,6 +65,10 @@ struct RunOptions {
   // cuda: time each frame's upload and kernels with device events (into
   // RunResult; costs a little throughput).
   bool cuda_timing = false;
+  // cuda: previous frames (motion's earlier reference, ...) copied on the
+  // device from a ring of recent frames that every thread on that GPU
+  // shares, instead of uploaded again by each thread (same bits either way).
+  bool cuda_history_ring = true;
   DeviceFp64 device_fp64 = DeviceFp64::automatic;  // --device_fp64
   // cuda and automatic: while the CUDA driver and context start (~0.2 s
   // before a process's first CUDA run), CPU threads score the first frames
@@ -97,6 +101,9 @@ struct RunResult {
   // cuda: frames decoded on the GPU (--hwdec cuda) whose samples were copied
   // to the host for a host step (an undecided sample, a host fallback).
   std::uint64_t cuda_host_downloads = 0;
+  // cuda: history frames the threads copied from the GPU's ring, and those
+  // they uploaded (the ring off, or a frame it did not hold).
+  std::uint64_t cuda_history_on_device = 0, cuda_history_uploaded = 0;
   // cuda: the devices that ran (RunOptions::gpus, "all" resolved) and the
   // frames each of these entries scored.
   std::vector<int> cuda_gpus;

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <deque>
 #include <future>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -169,6 +171,19 @@ BackendStart start_backend(const RunOptions& opts, const std::vector<FeatureRequ
     s.entries.push_back(ro);
   }
   return s;
+}
+
+// One history ring per GPU (RunOptions::cuda_history_ring), shared by its
+// entries' runners, holding the frames in flight and the history.
+void attach_history_rings(BackendStart& s, const RunOptions& opts, std::size_t frames_in_flight, unsigned history) {
+  if (s.backend != Backend::cuda || !opts.cuda_history_ring || history == 0) return;
+  std::map<int, std::shared_ptr<cuda::SharedHistoryRing>> rings;
+  for (cuda::RunnerOptions& ro : s.entries) {
+    auto& ring = rings[ro.gpu];
+    if (!ring) ring = std::make_shared<cuda::SharedHistoryRing>();
+    ro.history_ring = ring;
+    ro.history_slots = static_cast<unsigned>(frames_in_flight) + history + 1;
+  }
 }
 
 std::optional<pipeline::testing::FakeCudaStart> g_fake_cuda_start;  // pipeline::testing
@@ -502,6 +517,7 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
       make_processor = [&started, cuda_factory](unsigned worker) { return cuda_factory(started, worker); };
     }
     plan = make_plan(opts, started.backend, started.gpus.size(), history);
+    attach_history_rings(started, opts, plan.window, history);
     pipeline::startup_mark(started.backend == Backend::cuda ? "backend chosen: cuda (driver, contexts, kernel check)"
                                                             : "backend chosen: cpu");
   }
@@ -523,9 +539,11 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   if (head) {
     // The driver and contexts start on their own thread; the workers wait for
     // them in their factory, while the head threads score frames.
-    starting = std::async(std::launch::async, [&opts, &requests, &fmt, &source, &cuda_totals, cuda_pool_size] {
+    starting = std::async(std::launch::async, [&opts, &requests, &fmt, &source, &cuda_totals, cuda_pool_size,
+                                               cuda_window = cuda_threads + std::size_t{2}, history] {
                  FpEnvGuard env;
                  BackendStart s = start_backend_behind_head(opts, requests, fmt);
+                 attach_history_rings(s, opts, cuda_window, history);
                  if (s.backend == Backend::cuda) {
                    cuda_totals.entry_frames.assign(s.gpus.size(), 0);
                    // Registered portable: every device copies from it.
@@ -563,6 +581,8 @@ RunResult pipeline::run_pairs(PairSource& source, const VideoFormat& fmt, std::v
   result.cuda_kernel_ms = cuda_times.kernel_ms;
   result.cuda_host_frames = cuda_times.host_frames;
   result.cuda_host_downloads = cuda_times.host_downloads;
+  result.cuda_history_on_device = cuda_times.history_on_device;
+  result.cuda_history_uploaded = cuda_times.history_uploaded;
   result.cuda_pair_islands = cuda_times.arith.pair_islands;
   result.cuda_replays = cuda_times.arith.replays;
   result.cuda_exact_islands = cuda_times.arith.exact_islands;

@@ -55,6 +55,8 @@ class CudaProcessor final : public FrameProcessor {
     totals_->stats.kernel_ms += s.kernel_ms;
     totals_->stats.host_frames += s.host_frames;
     totals_->stats.host_downloads += s.host_downloads;
+    totals_->stats.history_on_device += s.history_on_device;
+    totals_->stats.history_uploaded += s.history_uploaded;
     totals_->stats.arith += s.arith;
     totals_->entry_frames.at(entry_) += frames_;
   }

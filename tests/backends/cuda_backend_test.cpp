@@ -152,6 +152,53 @@ TEST(CudaMotion, SyntheticSizesAndExtremes) {
   }
 }
 
+// ---- the history ring ----------------------------------------------------------
+
+// Previous frames copied on the device from the GPU's ring give the CPU's
+// bits, with the ring off too. Counted: one thread finds every history frame
+// in the ring (it published the frame before); four threads find some there
+// and upload the rest; with the ring off all are uploaded.
+TEST(CudaHistoryRing, ServesHistoryWithTheSameBits) {
+  REQUIRE_CUDA_DEVICE();
+  constexpr std::uint64_t kFrames = 24;
+  for (const unsigned bpc : {8u, 10u}) {
+    const VideoFormat fmt{320, 180, PixelFormat::yuv420, bpc};
+    const unsigned maxv = (1u << bpc) - 1;
+    auto content = [=](std::uint64_t frame, unsigned plane, unsigned x, unsigned y) -> unsigned {
+      return static_cast<unsigned>((x * 3 + y * 5 + frame * frame * 7 + plane * 11 + (x * y * (frame + 1)) % 13) % (maxv + 1));
+    };
+    for (const char* feature : {"motion=debug=true", "motion=debug=true:motion_five_frame_window=true"}) {
+      const unsigned history = std::string(feature).find("five") != std::string::npos ? 2u : 1u;
+      std::uint64_t history_frames = 0;  // sum over frames of min(history, index)
+      for (std::uint64_t i = 0; i < kFrames; ++i) history_frames += std::min<std::uint64_t>(history, i);
+      auto run_with = [&](Backend b, unsigned threads, bool ring) {
+        SyntheticReader ref("ref", fmt, kFrames, content),
+            dist("dist", fmt, kFrames, [&](std::uint64_t f, unsigned p, unsigned x, unsigned y) {
+              return content(f, p, x, y) ^ ((x + y + f) % 5 == 0 ? 1u : 0u);
+            });
+        std::vector<FeatureRequest> req{parse_feature_request(feature), parse_feature_request("vif")};
+        RunOptions o;
+        o.backend = b;
+        o.threads = threads;
+        o.cuda_history_ring = ring;
+        return run(ref, dist, std::move(req), o);
+      };
+      const RunResult cpu = run_with(Backend::cpu, 1, false);
+      EXPECT_GT(*cpu.scores.get(cpu.scores.find_metric("integer_motion2").value(), kFrames - 1), 0.) << feature;
+      for (const unsigned threads : {1u, 4u})
+        for (const bool ring : {true, false}) {
+          const RunResult gpu = run_with(Backend::cuda, threads, ring);
+          const std::string what = fmt::format("{} {}-bit, {} threads, ring {}", feature, bpc, threads, ring);
+          EXPECT_GT(expect_same_bits(cpu, gpu, what), 0u);
+          EXPECT_EQ(gpu.cuda_history_on_device + gpu.cuda_history_uploaded, history_frames) << what;
+          if (!ring) EXPECT_EQ(gpu.cuda_history_on_device, 0u) << what;
+          else if (threads == 1) EXPECT_EQ(gpu.cuda_history_on_device, history_frames) << what;
+          else EXPECT_GT(gpu.cuda_history_on_device, 0u) << what;
+        }
+    }
+  }
+}
+
 // ---- several --gpu entries ---------------------------------------------------
 
 // Two and three entries on the one GPU of the test machine: the scheduling
@@ -209,6 +256,8 @@ TEST(CudaMultiGpu, EveryEntryScoresFramesOfALongerClip) {
   EXPECT_GT(gpu.cuda_gpu_frames[0], 0u);
   EXPECT_GT(gpu.cuda_gpu_frames[1], 0u);
   EXPECT_EQ(gpu.cuda_gpu_frames[0] + gpu.cuda_gpu_frames[1], kFrames);
+  // Both entries share the GPU's history ring; every history frame is counted once.
+  EXPECT_EQ(gpu.cuda_history_on_device + gpu.cuda_history_uploaded, kFrames - 1);
 }
 
 // "all" is every usable device: the CPU's bits where there is one, and

@@ -1,7 +1,7 @@
 // One pipeline thread on the GPU: upload the planes the features need into
 // fixed device buffers, replay the graph captured from the features'
 // enqueue() calls, wait, run the host tails. N threads = N frames in flight
-// on N streams; nothing here is shared between threads or instances.
+// on N streams; only the GPU's HistoryRing is shared between threads.
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -12,6 +12,7 @@
 #include "backends/cuda/check.cuh"
 #include "backends/cuda/cuda_feature.hpp"
 #include "backends/cuda/device_memory.cuh"
+#include "backends/cuda/history_ring.cuh"
 #include "backends/cuda/runner.hpp"
 
 namespace exactvmaf::cuda {
@@ -110,6 +111,28 @@ class CudaFrameRunner final : public FrameRunner {
                                              buffer_rows_[i], stream_));
     for (auto& w : workers_) w->setup(frame_, stream_);
     EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    join_history_ring();
+  }
+
+  // The ring serves history planes that are also uploaded as the current
+  // frame's (what a runner publishes); every feature asks for those.
+  void join_history_ring() {
+    SharedHistoryRing* shared = opts_.history_ring.get();
+    if (!shared || frame_.history == 0) return;
+    if ((needs_.prev_ref & ~needs_.ref) || (needs_.prev_dist & ~needs_.dist)) return;
+    std::lock_guard lock(shared->mutex);
+    if (!shared->ring && !shared->unavailable) {
+      try {
+        shared->ring = std::make_shared<HistoryRing>(opts_.format, needs_.prev_ref, needs_.prev_dist,
+                                                     opts_.history_slots);
+      } catch (const InternalError&) {
+        (void)cudaGetLastError();  // out of device memory: history is uploaded
+        shared->unavailable = true;
+      }
+    }
+    if (!shared->ring || !shared->ring->serves(needs_.prev_ref, needs_.prev_dist)) return;
+    ring_ = shared->ring;
+    reader_ = ring_->add_reader();
   }
 
   void alloc_picture(std::uint8_t planes, DevicePicture& pic) {
@@ -177,13 +200,22 @@ class CudaFrameRunner final : public FrameRunner {
     ++times_.host_downloads;
   }
 
+  // History frame k is frame in.index - 1 - k: from the ring when it holds
+  // it, else from the host.
   void upload(const FrameInput& in) {
     upload_picture(in.ref, needs_.ref, frame_.ref);
     upload_picture(in.dist, needs_.dist, frame_.dist);
+    if (ring_) ring_->publish(in.index, frame_.ref, frame_.dist, stream_);
     const std::size_t h = std::min<std::size_t>(frame_.history, in.prev_ref.size());
     for (std::size_t k = 0; k < h; ++k) {
+      if (ring_ && in.index > k &&
+          ring_->fetch(in.index - 1 - k, frame_.prev_ref[k], frame_.prev_dist[k], reader_, stream_)) {
+        ++times_.history_on_device;
+        continue;
+      }
       upload_picture(in.prev_ref[k], needs_.prev_ref, frame_.prev_ref[k]);
       upload_picture(in.prev_dist[k], needs_.prev_dist, frame_.prev_dist[k]);
+      ++times_.history_uploaded;
     }
   }
 
@@ -221,6 +253,7 @@ class CudaFrameRunner final : public FrameRunner {
     if (stream_) (void)cudaStreamSynchronize(stream_);
     for (auto& [mask, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
     graphs_.clear();
+    ring_.reset();     // after the stream: its copies out of the ring are done
     workers_.clear();  // their destructors free their device memory
     buffers_.clear();
     if (stream_) (void)cudaStreamDestroy(stream_);
@@ -240,6 +273,8 @@ class CudaFrameRunner final : public FrameRunner {
   std::map<std::uint64_t, cudaGraphExec_t> graphs_;
   cudaEvent_t events_[3] = {nullptr, nullptr, nullptr};
   RunnerStats times_;  // the device times
+  std::shared_ptr<HistoryRing> ring_;  // null: history is uploaded
+  int reader_ = -1;                    // this runner's id in ring_
 };
 
 }  // namespace

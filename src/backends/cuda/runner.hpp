@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,20 @@ struct RunnerStats {
   // a host step read them (FeatureWorker::reads_host_samples).
   std::uint64_t host_downloads = 0;
   DeviceArithCounts arith;  // FeatureWorker::arith_counts, summed
+  // History frames (motion's earlier reference, ...) copied from the GPU's
+  // HistoryRing, and those uploaded from the host.
+  std::uint64_t history_on_device = 0, history_uploaded = 0;
+};
+
+class HistoryRing;  // history_ring.cuh
+
+// The history ring of one GPU, shared by the runners on it: the first runner
+// that needs one makes it. `unavailable`: it could not be made (out of device
+// memory): history is uploaded.
+struct SharedHistoryRing {
+  std::mutex mutex;
+  std::shared_ptr<HistoryRing> ring;
+  bool unavailable = false;
 };
 
 // One pipeline thread's device state: a stream, the fixed device planes, the
@@ -69,6 +84,9 @@ struct RunnerOptions {
   bool graphs = true;  // capture once per set of active features, replay per frame
   bool timing = false; // events around each frame's upload and kernels
   DeviceArith arith = DeviceArith::fp64;
+  // Null: every runner uploads its history frames from the host.
+  std::shared_ptr<SharedHistoryRing> history_ring;
+  unsigned history_slots = 0;  // frames the ring holds: frames in flight + history + 1
 };
 
 // The device's fp32:fp64 throughput ratio (cudaDevAttrSingleToDoublePrecisionPerfRatio;
