@@ -24,19 +24,33 @@ EXACTVMAF_HD_INLINE std::int64_t filter_tap(int k) {
   return taps[k];
 }
 
+// The input of the blur: one earlier sample minus the current one, in int32.
+template <class Sample>
+EXACTVMAF_HD_INLINE std::int32_t sample_difference(Sample earlier, Sample current) {
+  return static_cast<std::int32_t>(earlier) - static_cast<std::int32_t>(current);
+}
+
+// The vertical pass from the five differences of one column, d[k] from the
+// (mirrored) row i - 2 + k, rounded and shifted by the bit depth (round =
+// 1 << (bpc - 1)). vertical_sample is exactly this on the differences it
+// reads; the CUDA kernel keeps a column's last five differences in registers
+// (one new row per output row) and calls it directly.
+template <class Acc>
+EXACTVMAF_HD_INLINE std::int32_t vertical_from_differences(const std::int32_t* d, Acc round, unsigned bpc) {
+  Acc accum = 0;
+  for (int k = 0; k < filter_width; ++k) accum += static_cast<Acc>(filter_tap(k)) * static_cast<Acc>(d[k]);
+  // Arithmetic shift (C++20): floor division of negative sums, as upstream.
+  return static_cast<std::int32_t>((accum + round) >> bpc);
+}
+
 // One sample of the vertical pass: column j of the five (mirrored) rows e[k]
-// of the earlier and c[k] of the current frame, rounded and shifted by the
-// bit depth (round = 1 << (bpc - 1)). The CPU row loop and the CUDA kernel
-// both call this.
+// of the earlier and c[k] of the current frame. The CPU row loop calls this.
 template <class Sample, class Acc>
 EXACTVMAF_HD_INLINE std::int32_t vertical_sample(const Sample* const* e, const Sample* const* c, unsigned j, Acc round,
                                                  unsigned bpc) {
-  Acc accum = 0;
-  for (int k = 0; k < filter_width; ++k)
-    accum += static_cast<Acc>(filter_tap(k)) *
-             static_cast<Acc>(static_cast<std::int32_t>(e[k][j]) - static_cast<std::int32_t>(c[k][j]));
-  // Arithmetic shift (C++20): floor division of negative sums, as upstream.
-  return static_cast<std::int32_t>((accum + round) >> bpc);
+  std::int32_t d[filter_width];
+  for (int k = 0; k < filter_width; ++k) d[k] = sample_difference(e[k][j], c[k][j]);
+  return vertical_from_differences(d, round, bpc);
 }
 
 // Vertical pass of row i over the difference earlier - current: y_row[j] for
@@ -85,6 +99,18 @@ EXACTVMAF_HD_INLINE std::uint32_t horizontal_abs(std::int32_t y0, std::int32_t y
                              std::int64_t{tap(3) * y3} + std::int64_t{tap(4) * y4};
   const std::int32_t val = static_cast<std::int32_t>((accum + (std::int64_t{1} << 15)) >> 16);
   return static_cast<std::uint32_t>(val < 0 ? -val : val);
+}
+
+// The largest |horizontal_abs| at bit depth bpc (8..16), for the CUDA
+// kernel's choice of sum. Proof: |d| <= 2^bpc - 1 and the taps are positive
+// with sum 2^16, so |vertical accum| <= 2^16 (2^bpc - 1) and, with floor((x +
+// 2^(bpc-1)) / 2^bpc) on both signs, |y| <= 2^(16-bpc) (2^bpc - 1) = 2^16 -
+// 2^(16-bpc) =: Y (an integer: bpc <= 16). The horizontal taps also sum to
+// 2^16, so |accum| <= 2^16 Y and |(accum + 2^15) >> 16| <= Y. Hence a row of
+// w values sums to at most w Y, which fits uint32 (the CPU's per-row type,
+// so its row sum is then exact, not wrapped) when w Y <= 2^32 - 1.
+EXACTVMAF_HD_INLINE std::uint32_t max_horizontal_abs(unsigned bpc) {
+  return (std::uint32_t{1} << 16) - (std::uint32_t{1} << (16 - bpc));
 }
 
 // Horizontal pass over one row of vertical results: sum of |blur|, kept in
