@@ -1,11 +1,10 @@
-// Integer motion on the device. One block per 256 columns of one row: the
-// vertical pass of motion_math.hpp's vertical_sample for the block's columns
-// plus two mirrored columns each side into shared memory, the horizontal
-// pass (horizontal_abs), then the row's SAD as uint32 (modulo 2^32, as the
-// CPU's per-row uint32_t: integers, exact in any order), added atomically per
-// row. A second kernel adds the rows as uint64; one number comes back per
-// frame. Edges mirror as the CPU does (2 * size - idx - 2), not as upstream's
-// CUDA kernel.
+// Integer motion on the device: strip_sad_kernel (motion_cuda_kernels.cuh),
+// one warp per chunk of 120 columns and strip of rows, the vertical pass
+// (motion_math.hpp) from a sliding window of five rows of differences in
+// registers and the horizontal pass from the neighbouring lanes, summed
+// exactly (row_sums_needed). One number comes back per frame. Edges mirror as
+// the CPU does (2 * size - idx - 2), not as upstream's CUDA kernel.
+#include <cstddef>
 #include <cstdint>
 
 #include <string>
@@ -13,61 +12,14 @@
 #include "backends/cuda/check.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "features/motion/motion_cuda.hpp"
+#include "features/motion/motion_cuda_kernels.cuh"
 #include "features/motion/motion_math.hpp"
 
 namespace exactvmaf::motion {
 
 namespace {
 
-constexpr unsigned kBlock = 256;     // columns per block of the row kernel
-constexpr unsigned kSumBlock = 512;  // threads adding the row sums
-constexpr unsigned kMaxGridY = 65535;
-
-__device__ std::uint32_t block_sum_u32(std::uint32_t v) {
-  __shared__ std::uint32_t warp_sums[kBlock / 32];
-  for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
-  __syncthreads();
-  std::uint32_t total = 0;
-  if (threadIdx.x == 0)
-    for (unsigned k = 0; k < kBlock / 32; ++k) total += warp_sums[k];
-  return total;  // valid in thread 0
-}
-
-template <class Sample, class Acc>
-__global__ void __launch_bounds__(kBlock)
-    row_sad_kernel(const std::uint8_t* earlier, std::size_t earlier_pitch, const std::uint8_t* current,
-                   std::size_t current_pitch, unsigned w, unsigned h, unsigned bpc, std::uint32_t* row_sums) {
-  __shared__ std::int32_t ys[kBlock + 2 * filter_radius];
-  const int j0 = static_cast<int>(blockIdx.x * kBlock);
-  const Acc round = Acc{1} << (bpc - 1);
-  for (unsigned i = blockIdx.y; i < h; i += gridDim.y) {
-    const Sample* e[filter_width];
-    const Sample* c[filter_width];
-    for (int k = 0; k < filter_width; ++k) {
-      const auto row = static_cast<std::size_t>(mirror(static_cast<int>(i) - filter_radius + k, static_cast<int>(h)));
-      e[k] = reinterpret_cast<const Sample*>(earlier + row * earlier_pitch);
-      c[k] = reinterpret_cast<const Sample*>(current + row * current_pitch);
-    }
-    // ys[t]: the vertical pass at column mirror(j0 - 2 + t), as the CPU's
-    // horizontal pass reads y_row[mirror(col)].
-    for (unsigned t = threadIdx.x; t < kBlock + 2 * filter_radius; t += kBlock) {
-      const int col = j0 - filter_radius + static_cast<int>(t);
-      if (col < static_cast<int>(w) + filter_radius)
-        ys[t] = vertical_sample<Sample, Acc>(e, c, static_cast<unsigned>(mirror(col, static_cast<int>(w))), round, bpc);
-    }
-    __syncthreads();
-    const unsigned j = static_cast<unsigned>(j0) + threadIdx.x;
-    std::uint32_t v = 0;
-    if (j < w) {
-      const std::int32_t* y = ys + threadIdx.x;
-      v = horizontal_abs(y[0], y[1], y[2], y[3], y[4]);
-    }
-    const std::uint32_t sum = block_sum_u32(v);
-    if (threadIdx.x == 0 && sum) atomicAdd(row_sums + i, sum);  // unsigned wrap-around: the CPU's uint32_t
-    __syncthreads();  // ys and warp_sums are reused by the next row
-  }
-}
+constexpr unsigned kSumBlock = 512;  // threads adding the row sums (planes wider than 65537)
 
 __global__ void __launch_bounds__(kSumBlock) total_kernel(const std::uint32_t* row_sums, unsigned h,
                                                            unsigned long long* total) {
@@ -81,6 +33,22 @@ __global__ void __launch_bounds__(kSumBlock) total_kernel(const std::uint32_t* r
     __syncthreads();
   }
   if (threadIdx.x == 0) *total = part[0];
+}
+
+using SadKernel = void (*)(const std::uint8_t*, std::size_t, const std::uint8_t*, std::size_t, unsigned, unsigned,
+                          unsigned, unsigned, unsigned, bool, unsigned long long*, std::uint32_t*);
+
+// The sample type and accumulator of motion_math.hpp's vertical_row per bit
+// depth: 8 bits uint8 / int32, up to 14 uint16 / int32, beyond uint16 / int64.
+template <bool kRowSums>
+SadKernel select_kernel_sums(unsigned bpc) {
+  if (bpc == 8) return device::strip_sad_kernel<std::uint8_t, std::int32_t, kRowSums>;
+  if (bpc <= 14) return device::strip_sad_kernel<std::uint16_t, std::int32_t, kRowSums>;
+  return device::strip_sad_kernel<std::uint16_t, std::int64_t, kRowSums>;
+}
+
+SadKernel select_kernel(unsigned bpc, bool row_sums) {
+  return row_sums ? select_kernel_sums<true>(bpc) : select_kernel_sums<false>(bpc);
 }
 
 class MotionCudaWorker final : public cuda::FeatureWorker {
@@ -99,7 +67,17 @@ class MotionCudaWorker final : public cuda::FeatureWorker {
     if (c_.force_zero) return;
     if (frame.history < back_ || !frame.ref.plane[0].data || !frame.prev_ref[back_ - 1].plane[0].data)
       throw InternalError("internal: motion's CUDA worker did not get the previous reference on the device");
-    row_sums_ = cuda::DeviceBuffer<std::uint32_t>(c_.h);
+    kernel_ = select_kernel(c_.bpc, device::row_sums_needed(c_.w, c_.bpc));
+    int device_index = 0, sm_count = 0, blocks_per_sm = 0;
+    EXACTVMAF_CUDA_CHECK(cudaGetDevice(&device_index));
+    EXACTVMAF_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device_index));
+    EXACTVMAF_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel_, device::kBlockThreads, 0));
+    const std::uint64_t resident_warps = std::uint64_t(sm_count > 0 ? sm_count : 1) *
+                                         std::uint64_t(blocks_per_sm > 0 ? blocks_per_sm : 1) *
+                                         device::kWarpsPerBlock;
+    plan_ = device::plan_strips(c_.w, c_.h, c_.bpc, resident_warps);
+    if (plan_.row_sums) row_sums_ = cuda::DeviceBuffer<std::uint32_t>(c_.h);
     total_ = cuda::DeviceBuffer<unsigned long long>(1);
     result_ = cuda::PinnedBuffer<unsigned long long>(1);
   }
@@ -108,20 +86,25 @@ class MotionCudaWorker final : public cuda::FeatureWorker {
     if (c_.force_zero) return;
     const cuda::DevicePlane& earlier = frame.prev_ref[back_ - 1].plane[0];
     const cuda::DevicePlane& current = frame.ref.plane[0];
-    EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(row_sums_.get(), 0, row_sums_.bytes(), stream));
-    const dim3 grid((c_.w + kBlock - 1) / kBlock, c_.h < kMaxGridY ? c_.h : kMaxGridY);
-    if (c_.bpc == 8)
-      row_sad_kernel<std::uint8_t, std::int32_t><<<grid, kBlock, 0, stream>>>(
-          earlier.data, earlier.pitch, current.data, current.pitch, c_.w, c_.h, c_.bpc, row_sums_.get());
-    else if (c_.bpc <= 14)
-      row_sad_kernel<std::uint16_t, std::int32_t><<<grid, kBlock, 0, stream>>>(
-          earlier.data, earlier.pitch, current.data, current.pitch, c_.w, c_.h, c_.bpc, row_sums_.get());
+    // The same planes every frame (a captured graph keeps the decision).
+    const std::size_t packed_bytes = device::kLaneColumns * (c_.bpc == 8 ? 1 : 2);
+    const bool packed_loads = reinterpret_cast<std::uintptr_t>(earlier.data) % packed_bytes == 0 &&
+                              earlier.pitch % packed_bytes == 0 &&
+                              reinterpret_cast<std::uintptr_t>(current.data) % packed_bytes == 0 &&
+                              current.pitch % packed_bytes == 0;
+    if (plan_.row_sums)
+      EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(row_sums_.get(), 0, row_sums_.bytes(), stream));
     else
-      row_sad_kernel<std::uint16_t, std::int64_t><<<grid, kBlock, 0, stream>>>(
-          earlier.data, earlier.pitch, current.data, current.pitch, c_.w, c_.h, c_.bpc, row_sums_.get());
+      EXACTVMAF_CUDA_CHECK(cudaMemsetAsync(total_.get(), 0, total_.bytes(), stream));
+    kernel_<<<plan_.blocks, device::kBlockThreads, 0, stream>>>(earlier.data, earlier.pitch, current.data,
+                                                               current.pitch, c_.w, c_.h, c_.bpc, plan_.chunks,
+                                                               plan_.strip_rows, packed_loads, total_.get(),
+                                                               row_sums_.get());
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
-    total_kernel<<<1, kSumBlock, 0, stream>>>(row_sums_.get(), c_.h, total_.get());
-    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    if (plan_.row_sums) {
+      total_kernel<<<1, kSumBlock, 0, stream>>>(row_sums_.get(), c_.h, total_.get());
+      EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    }
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), total_.get(), sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   }
 
@@ -141,7 +124,9 @@ class MotionCudaWorker final : public cuda::FeatureWorker {
  private:
   Config c_;
   unsigned back_;
-  cuda::DeviceBuffer<std::uint32_t> row_sums_;
+  SadKernel kernel_ = nullptr;
+  device::StripPlan plan_;
+  cuda::DeviceBuffer<std::uint32_t> row_sums_;  // planes wider than 65537 only (row_sums_needed)
   cuda::DeviceBuffer<unsigned long long> total_;
   cuda::PinnedBuffer<unsigned long long> result_;  // the graph's last copy lands here
 };
