@@ -33,6 +33,9 @@ inline constexpr int kLaneColumns = 4;                                      // c
 inline constexpr int kChunkColumns = kWarpSize * kLaneColumns - 2 * kLaneColumns;  // 120: lanes 1..30
 inline constexpr unsigned kBlockThreads = 128;
 inline constexpr unsigned kWarpsPerBlock = kBlockThreads / kWarpSize;
+// 48 registers without spills on sm_90 (10 blocks, 40 warps per SM); 56
+// with no bound (9 blocks), spills at 12.
+inline constexpr unsigned kMinBlocksPerSm = 10;
 static_assert(kLaneColumns >= filter_radius, "an edge lane must hold a whole halo of the horizontal pass");
 
 // The launch: a grid of one warp per (chunk, strip), small enough to be
@@ -135,7 +138,7 @@ __device__ __forceinline__ T warp_sum(T v) {
 // kRowSums: see row_sums_needed; total gets the frame's SAD (zeroed before),
 // or row_sums each row's uint32 (zeroed before).
 template <class Sample, class Acc, bool kRowSums>
-__global__ void __launch_bounds__(kBlockThreads)
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
     strip_sad_kernel(const std::uint8_t* __restrict__ earlier, std::size_t earlier_pitch,
                      const std::uint8_t* __restrict__ current, std::size_t current_pitch, unsigned w, unsigned h,
                      unsigned bpc, unsigned chunks, unsigned strip_rows, bool packed_loads,
