@@ -1,17 +1,25 @@
 // Integer VIF on the device. Per frame: one statistic kernel per scale and
 // one decimation kernel between scales, all on the worker's stream.
 //
-// Statistic kernel: a block scores a tile of kTileW x kTileH pixels. It loads
-// the tile's samples plus the filter's mirrored halo into shared memory
-// (mirroring as the CPU: row -k = row k, row h-1+k = row h-1-k, the same for
-// columns, which is what pad_row does to the vertical sums), runs
-// vif_math.hpp's vertical_sums for every tile row and halo column, then
-// horizontal_sigmas and accumulate_pixel (the fp64 islands: native fp64, or
-// fp32 pairs and Sf64 with --device_fp64 off) per
-// pixel. The per-pixel Residuals are int64: the block adds them (warp
-// shuffles, then one thread) and adds the four totals atomically to the
-// scale's slot. Integer sums are exact in any order, so the result is the
-// CPU's row-by-row sum whatever the schedule.
+// Statistic kernel: a block scores a tile of kTileW x kTileH pixels in three
+// phases (per-thread functions, so that a host replay can run them thread by
+// thread between the barriers):
+// 1. stat_load: the tile's samples plus the filter's mirrored halo into
+//    shared memory as 32-bit words (mirroring as the CPU: row -k = row k,
+//    row h-1+k = row h-1-k, the same for columns, which is what pad_row does
+//    to the vertical sums); whole aligned words straight from the plane when
+//    the block's columns lie inside it and the planes allow it.
+// 2. stat_vertical: vif_math.hpp's vertical_sums_n for every tile row, 2
+//    (16-bit) or 4 (8-bit) halo/tile columns per thread from one word per
+//    filter row, into five rows of sums (mu1, mu2, xx, yy, xy).
+// 3. stat_horizontal: each thread filters 4 adjacent pixels, one quantity at
+//    a time from a window read into registers with 128-bit loads
+//    (horizontal_filter_n, sigma_of), then accumulate_pixel per pixel (the
+//    fp64 islands: native fp64, or fp32 pairs and Sf64 with --device_fp64 off).
+// The per-pixel Residuals are int64: the block adds them (warp shuffles, then
+// one thread) and adds the four totals atomically to the scale's slot. Integer
+// sums are exact in any order, so the result is the CPU's row-by-row sum
+// whatever the schedule.
 //
 // Decimation kernel: a block makes kDecW x kDecH output samples of the next
 // scale with decimation_sample (vertical pass at the even source rows from
@@ -41,16 +49,38 @@ namespace {
 
 constexpr unsigned kThreads = 256;
 constexpr int kTileW = 128, kTileH = 8;  // statistic tile (output pixels)
+constexpr int kQuad = 4;                 // output pixels per thread in the horizontal pass
 constexpr int kDecW = 64, kDecH = 8;     // decimation tile (output samples)
 constexpr unsigned kMaxGridY = 65535;
 constexpr int kCountsAt = num_scales * 4;  // num_log, den_log, num_non_log, den_non_log per scale
 constexpr int kTotals = kCountsAt + rmath::device::kArithCounts;  // then the fp32pair island counts
+static_assert(kTileH * kTileW / kQuad == static_cast<int>(kThreads), "one quad of pixels per thread and tile");
 
 template <int Scale>
 constexpr int radius_of = filter_width(Scale) / 2;
 
+// Every shared and global access of the statistic kernel goes through
+// load_at / store_at. A host replay of the kernel (outside the repository)
+// defines EXACTVMAF_VIF_REPLAY_CHECK to check each one's bounds and alignment;
+// on the device it is nothing.
+#ifndef EXACTVMAF_VIF_REPLAY_CHECK
+#define EXACTVMAF_VIF_REPLAY_CHECK(ptr, bytes) ((void)0)
+#endif
+
+template <class T>
+EXACTVMAF_HD_INLINE T load_at(const T* p) {
+  EXACTVMAF_VIF_REPLAY_CHECK(p, sizeof(T));
+  return *p;
+}
+
+template <class T>
+EXACTVMAF_HD_INLINE void store_at(T* p, T v) {
+  EXACTVMAF_VIF_REPLAY_CHECK(p, sizeof(T));
+  *p = v;
+}
+
 template <class Sample>
-__device__ __forceinline__ const Sample* row_of(const std::uint8_t* base, std::size_t pitch, int row) {
+EXACTVMAF_HD_INLINE const Sample* row_of(const std::uint8_t* base, std::size_t pitch, int row) {
   return reinterpret_cast<const Sample*>(base + static_cast<std::size_t>(row) * pitch);
 }
 
@@ -66,67 +96,217 @@ __device__ __forceinline__ long long block_sum_i64(long long v, long long* warp_
   return total;
 }
 
+// The statistic's input planes (scale 0: the frame's, with their pitches;
+// later scales: the dense uint16_t planes).
+struct PlanePair {
+  const std::uint8_t* ref;
+  std::size_t ref_pitch;
+  const std::uint8_t* dis;
+  std::size_t dis_pitch;
+};
+
+// Shared memory of one statistic tile. Samples are kept as 32-bit words
+// (kPerWord samples each, the lower column in the lower bits: the byte order
+// of a little-endian load of the plane), so that the vertical pass reads
+// kPerWord columns per load. The vertical sums of each quantity (mu1, mu2,
+// xx, yy, xy) are rows of kVW entries, 16-byte aligned, so that the
+// horizontal pass reads its window 4 entries per load.
+template <int Scale, class Sample>
+struct StatTile {
+  static constexpr int r = radius_of<Scale>;
+  static constexpr int in_w = kTileW + 2 * r, in_h = kTileH + 2 * r;  // samples with the halo
+  static constexpr int kPerWord = 4 / static_cast<int>(sizeof(Sample));
+  static constexpr int kWordsW = in_w / kPerWord;
+  static constexpr int kWindow = (kQuad + 2 * r + 3) / 4 * 4;  // a quad's window, in whole 4-entry loads
+  static constexpr int kVW = kTileW - kQuad + kWindow;         // >= in_w: the last quad's window fits
+  static_assert(in_w % kPerWord == 0 && kVW % 4 == 0 && kVW >= in_w);
+  alignas(16) std::uint32_t ref[in_h][kWordsW];
+  alignas(16) std::uint32_t dis[in_h][kWordsW];
+  alignas(16) std::uint32_t v[5][kTileH][kVW];  // mu1, mu2, xx, yy, xy
+};
+
+template <class Sample>
+EXACTVMAF_HD_INLINE std::uint32_t sample_in_word(std::uint32_t word, int c) {
+  constexpr unsigned bits = 8 * sizeof(Sample);
+  return (word >> (bits * static_cast<unsigned>(c))) & ((std::uint32_t{1} << bits) - 1);
+}
+
+// True when the tile rows can be copied as aligned 32-bit words: both planes
+// and pitches 4-byte aligned, and the tile's first column (j0 - r, j0 a
+// multiple of kTileW) at a multiple of 4 bytes.
+template <int Scale, class Sample>
+EXACTVMAF_HD_INLINE bool words_aligned(const PlanePair& p) {
+  if constexpr ((radius_of<Scale> * sizeof(Sample)) % 4 != 0) {
+    (void)p;
+    return false;
+  } else {
+    return reinterpret_cast<std::uintptr_t>(p.ref) % 4 == 0 && reinterpret_cast<std::uintptr_t>(p.dis) % 4 == 0 &&
+           p.ref_pitch % 4 == 0 && p.dis_pitch % 4 == 0;
+  }
+}
+
+// Phase 1 (thread `tid`): samples of rows i0 - r .. i0 + kTileH - 1 + r and
+// columns j0 - r .. j0 + kTileW - 1 + r, mirrored as the CPU mirrors rows and
+// pads its rows of vertical sums. Rows past the mirrored edge (row >= h + r)
+// are never read and stay as they were; samples of columns past it are 0,
+// also never read for a pixel of the plane. A block whose columns lie inside
+// the plane copies whole words when aligned (rows still mirrored).
+template <int Scale, class Sample>
+EXACTVMAF_HD_INLINE void stat_load(StatTile<Scale, Sample>& t, unsigned tid, const PlanePair& p, int w, int h,
+                                   int i0, int j0, bool aligned) {
+  using Tile = StatTile<Scale, Sample>;
+  constexpr int r = Tile::r;
+  const bool word_copy = aligned && j0 - r >= 0 && j0 - r + Tile::in_w <= w;
+  for (int item = static_cast<int>(tid); item < Tile::in_h * Tile::kWordsW; item += kThreads) {
+    const int y = item / Tile::kWordsW, xw = item % Tile::kWordsW;
+    const int row = i0 - r + y;
+    if (row >= h + r) continue;
+    const int mr = mirror(row, h);
+    const Sample* ref_row = row_of<Sample>(p.ref, p.ref_pitch, mr);
+    const Sample* dis_row = row_of<Sample>(p.dis, p.dis_pitch, mr);
+    const int col0 = j0 - r + Tile::kPerWord * xw;
+    std::uint32_t ref_word = 0, dis_word = 0;
+    if (word_copy) {
+      ref_word = load_at(reinterpret_cast<const std::uint32_t*>(ref_row + col0));
+      dis_word = load_at(reinterpret_cast<const std::uint32_t*>(dis_row + col0));
+    } else {
+      for (int c = 0; c < Tile::kPerWord; ++c) {
+        const int col = col0 + c;
+        if (col >= w + r) break;
+        const int mc = mirror(col, w);
+        const unsigned shift = 8 * sizeof(Sample) * static_cast<unsigned>(c);
+        ref_word |= std::uint32_t{load_at(ref_row + mc)} << shift;
+        dis_word |= std::uint32_t{load_at(dis_row + mc)} << shift;
+      }
+    }
+    store_at(&t.ref[y][xw], ref_word);
+    store_at(&t.dis[y][xw], dis_word);
+  }
+}
+
+// kPerWord consecutive vertical sums of one quantity, stored with one access.
+template <int N>
+EXACTVMAF_HD_INLINE void store_sums(std::uint32_t* at, const std::uint32_t (&v)[N]) {
+  if constexpr (N == 2) {
+    store_at(reinterpret_cast<uint2*>(at), make_uint2(v[0], v[1]));
+  } else {
+    static_assert(N == 4);
+    store_at(reinterpret_cast<uint4*>(at), make_uint4(v[0], v[1], v[2], v[3]));
+  }
+}
+
+// Phase 2: vertical sums of every tile row at every tile and halo column,
+// kPerWord columns per item: the filter's rows are read once as words into
+// registers, then vertical_sums runs per column from them.
+template <int Scale, class Sample, class SqAcc>
+EXACTVMAF_HD_INLINE void stat_vertical(StatTile<Scale, Sample>& t, unsigned tid, int w, int h, int i0, int j0,
+                                       VerticalShifts shifts) {
+  using Tile = StatTile<Scale, Sample>;
+  constexpr int r = Tile::r, width = filter_width(Scale), n = Tile::kPerWord;
+  for (int item = static_cast<int>(tid); item < kTileH * Tile::kWordsW; item += kThreads) {
+    const int y = item / Tile::kWordsW, xw = item % Tile::kWordsW;
+    if (i0 + y >= h || j0 - r + n * xw >= w + r) continue;  // no pixel of the plane reads these
+    std::uint32_t ref_words[width], dis_words[width];
+    for (int k = 0; k < width; ++k) {
+      ref_words[k] = load_at(&t.ref[y + k][xw]);
+      dis_words[k] = load_at(&t.dis[y + k][xw]);
+    }
+    VerticalSums v[n];
+    vertical_sums_n<Scale, SqAcc>([&](int k, int c) { return sample_in_word<Sample>(ref_words[k], c); },
+                                  [&](int k, int c) { return sample_in_word<Sample>(dis_words[k], c); }, shifts, v);
+    std::uint32_t sums[5][n];
+    for (int c = 0; c < n; ++c) {
+      sums[0][c] = v[c].mu1;
+      sums[1][c] = v[c].mu2;
+      sums[2][c] = v[c].xx;
+      sums[3][c] = v[c].yy;
+      sums[4][c] = v[c].xy;
+    }
+    for (int q = 0; q < 5; ++q) store_sums(&t.v[q][y][n * xw], sums[q]);
+  }
+}
+
+// A quad's window of one quantity: kWindow entries from column x on, 4 per load.
+template <int Scale, class Sample>
+EXACTVMAF_HD_INLINE void load_window(const StatTile<Scale, Sample>& t, int q, int y, int x,
+                                     std::uint32_t (&win)[StatTile<Scale, Sample>::kWindow]) {
+  for (int i = 0; i < StatTile<Scale, Sample>::kWindow; i += 4) {
+    const uint4 u = load_at(reinterpret_cast<const uint4*>(&t.v[q][y][x + i]));
+    win[i] = u.x;
+    win[i + 1] = u.y;
+    win[i + 2] = u.z;
+    win[i + 3] = u.w;
+  }
+}
+
+// Phase 3: thread tid filters the quad of pixels (i0 + y, j0 + x .. x + 3),
+// one quantity at a time from a window in registers (horizontal_filter_n),
+// then accumulates each pixel of the plane.
+template <int Scale, class Sample, class Arith>
+EXACTVMAF_HD_INLINE void stat_horizontal(const StatTile<Scale, Sample>& t, unsigned tid, int w, int h, int i0,
+                                         int j0, double gain_limit, const std::uint16_t* log2_table, Residuals& acc,
+                                         Arith& arith) {
+  using Tile = StatTile<Scale, Sample>;
+  const int y = static_cast<int>(tid) / (kTileW / kQuad), x = kQuad * (static_cast<int>(tid) % (kTileW / kQuad));
+  if (i0 + y >= h || j0 + x >= w) return;
+  std::uint32_t win[Tile::kWindow];
+  std::uint32_t mu1[kQuad], mu2[kQuad];
+  load_window(t, 0, y, x, win);
+  horizontal_filter_n<Scale, kQuad>([&](int i) { return win[i]; }, mu1);
+  load_window(t, 1, y, x, win);
+  horizontal_filter_n<Scale, kQuad>([&](int i) { return win[i]; }, mu2);
+  std::uint64_t sq[kQuad];
+  std::int32_t sigma1_sq[kQuad], sigma2_sq[kQuad], sigma12[kQuad];
+  load_window(t, 2, y, x, win);
+  horizontal_filter_n<Scale, kQuad>([&](int i) { return win[i]; }, sq);
+  for (int n = 0; n < kQuad; ++n) sigma1_sq[n] = sigma_of(sq[n], mu1[n], mu1[n]);
+  load_window(t, 3, y, x, win);
+  horizontal_filter_n<Scale, kQuad>([&](int i) { return win[i]; }, sq);
+  for (int n = 0; n < kQuad; ++n) sigma2_sq[n] = sigma_of(sq[n], mu2[n], mu2[n]);
+  load_window(t, 4, y, x, win);
+  horizontal_filter_n<Scale, kQuad>([&](int i) { return win[i]; }, sq);
+  for (int n = 0; n < kQuad; ++n) sigma12[n] = sigma_of(sq[n], mu1[n], mu2[n]);
+  // One copy of accumulate_pixel (the fp32pair island is large): the loop
+  // stays rolled and the quad shifts down, so that every index is a constant
+  // and the sigmas stay in registers.
+#pragma unroll 1
+  for (int n = 0; n < kQuad; ++n) {
+    if (j0 + x + n < w) accumulate_pixel(sigma1_sq[0], sigma2_sq[0], sigma12[0], gain_limit, log2_table, acc, arith);
+    for (int m = 0; m + 1 < kQuad; ++m) {
+      sigma1_sq[m] = sigma1_sq[m + 1];
+      sigma2_sq[m] = sigma2_sq[m + 1];
+      sigma12[m] = sigma12[m + 1];
+    }
+  }
+}
+
 // The statistic of one scale: `Sample` is the plane's sample type (uint8_t or
 // uint16_t at scale 0, uint16_t after), SqAcc the vertical pass's accumulator
 // of squares (vif_math.hpp: uint32_t only for 8-bit samples), Arith the fp64
 // policy (rmath::NativeF64, or rmath::Fp32PairArith: no fp64 instruction; the
 // gain limit then arrives as its bits and never sits in an fp64 register).
+// The three phases are per-thread functions above (so that a host replay can
+// run them thread by thread between the barriers).
 template <int Scale, class Sample, class SqAcc, class Arith>
-__global__ void __launch_bounds__(kThreads)
-    statistic_kernel(const std::uint8_t* ref, std::size_t ref_pitch, const std::uint8_t* dis, std::size_t dis_pitch,
-                     unsigned w, unsigned h, VerticalShifts shifts, std::uint64_t gain_limit_bits,
+__global__ void __launch_bounds__(kThreads, 4)
+    statistic_kernel(PlanePair planes, unsigned w, unsigned h, VerticalShifts shifts, std::uint64_t gain_limit_bits,
                      const std::uint16_t* __restrict__ log2_table, unsigned long long* totals,
                      unsigned long long* counts) {
   const double gain_limit = __longlong_as_double(static_cast<long long>(gain_limit_bits));
   Arith arith;
-  constexpr int r = radius_of<Scale>;
-  constexpr int in_w = kTileW + 2 * r, in_h = kTileH + 2 * r;
-  __shared__ Sample in_ref[in_h][in_w];
-  __shared__ Sample in_dis[in_h][in_w];
-  __shared__ std::uint32_t v_mu1[kTileH][in_w], v_mu2[kTileH][in_w], v_xx[kTileH][in_w], v_yy[kTileH][in_w],
-      v_xy[kTileH][in_w];
+  __shared__ StatTile<Scale, Sample> tile;
   __shared__ long long warp_sums[kThreads / 32];
 
   const int iw = static_cast<int>(w), ih = static_cast<int>(h);
   const int j0 = static_cast<int>(blockIdx.x) * kTileW;
+  const bool aligned = words_aligned<Scale, Sample>(planes);
   Residuals acc;
   for (int i0 = static_cast<int>(blockIdx.y) * kTileH; i0 < ih; i0 += static_cast<int>(gridDim.y) * kTileH) {
-    // Samples of rows i0 - r .. i0 + kTileH - 1 + r and columns j0 - r ..
-    // j0 + kTileW - 1 + r, mirrored; those past the mirrored edge are never read.
-    for (int t = static_cast<int>(threadIdx.x); t < in_h * in_w; t += kThreads) {
-      const int y = t / in_w, x = t % in_w;
-      const int row = i0 - r + y, col = j0 - r + x;
-      if (row < ih + r && col < iw + r) {
-        const int mr = mirror(row, ih), mc = mirror(col, iw);
-        in_ref[y][x] = row_of<Sample>(ref, ref_pitch, mr)[mc];
-        in_dis[y][x] = row_of<Sample>(dis, dis_pitch, mr)[mc];
-      }
-    }
+    stat_load(tile, threadIdx.x, planes, iw, ih, i0, j0, aligned);
     __syncthreads();
-    // Vertical sums of every tile row, at every tile and halo column.
-    for (int t = static_cast<int>(threadIdx.x); t < kTileH * in_w; t += kThreads) {
-      const int y = t / in_w, x = t % in_w;
-      if (i0 + y < ih && j0 - r + x < iw + r) {
-        const VerticalSums v = vertical_sums<Scale, SqAcc>([&](int k) { return in_ref[y + k][x]; },
-                                                           [&](int k) { return in_dis[y + k][x]; }, shifts);
-        v_mu1[y][x] = v.mu1;
-        v_mu2[y][x] = v.mu2;
-        v_xx[y][x] = v.xx;
-        v_yy[y][x] = v.yy;
-        v_xy[y][x] = v.xy;
-      }
-    }
+    stat_vertical<Scale, Sample, SqAcc>(tile, threadIdx.x, iw, ih, i0, j0, shifts);
     __syncthreads();
-    // Horizontal pass and the per-pixel statistic.
-    for (int t = static_cast<int>(threadIdx.x); t < kTileH * kTileW; t += kThreads) {
-      const int y = t / kTileW, x = t % kTileW;
-      if (i0 + y < ih && j0 + x < iw) {
-        const Sigmas s = horizontal_sigmas<Scale>([&](int k) {
-          return VerticalSums{v_mu1[y][x + k], v_mu2[y][x + k], v_xx[y][x + k], v_yy[y][x + k], v_xy[y][x + k]};
-        });
-        accumulate_pixel(s.sigma1_sq, s.sigma2_sq, s.sigma12, gain_limit, log2_table, acc, arith);
-      }
-    }
+    stat_horizontal(tile, threadIdx.x, iw, ih, i0, j0, gain_limit, log2_table, acc, arith);
     __syncthreads();  // the shared tiles are refilled by the next row of tiles
   }
   rmath::device::add_arith_counts(arith, counts);
@@ -273,7 +453,7 @@ class VifCudaWorker final : public cuda::FeatureWorker {
     if (!c_.skip_scale0) {
       const dim3 grid(blocks_x(w_[0], kTileW), blocks_y(h_[0], kTileH));
       statistic_kernel<0, Sample, SqAcc, Arith><<<grid, kThreads, 0, stream>>>(
-          ref.data, ref.pitch, dis.data, dis.pitch, w_[0], h_[0], statistic_shifts(0, c_.bpc), gain_bits(),
+          PlanePair{ref.data, ref.pitch, dis.data, dis.pitch}, w_[0], h_[0], statistic_shifts(0, c_.bpc), gain_bits(),
           table_.get(), totals_.get(), counts());
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     }
@@ -288,8 +468,9 @@ class VifCudaWorker final : public cuda::FeatureWorker {
     const std::size_t pitch = sizeof(std::uint16_t) * w_[Scale];
     const dim3 grid(blocks_x(w_[Scale], kTileW), blocks_y(h_[Scale], kTileH));
     statistic_kernel<Scale, std::uint16_t, std::uint64_t, Arith><<<grid, kThreads, 0, stream>>>(
-        reinterpret_cast<const std::uint8_t*>(plane_ref(Scale)), pitch,
-        reinterpret_cast<const std::uint8_t*>(plane_dis(Scale)), pitch, w_[Scale], h_[Scale],
+        PlanePair{reinterpret_cast<const std::uint8_t*>(plane_ref(Scale)), pitch,
+                  reinterpret_cast<const std::uint8_t*>(plane_dis(Scale)), pitch},
+        w_[Scale], h_[Scale],
         statistic_shifts(Scale, c_.bpc), gain_bits(), table_.get(), totals_.get() + 4 * Scale, counts());
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   }

@@ -236,18 +236,22 @@ struct Sigmas {
   std::int32_t sigma1_sq, sigma2_sq, sigma12;
 };
 
+// One variance or covariance from a pixel's filtered square or product
+// (before its rounding shift, 16 fractional bits) and the filtered samples
+// mu_a, mu_b (32 fractional bits): upstream's
+// (int32_t)((uint32_t)((sq + 2^15) >> 16) - (uint32_t)((mu_a mu_b + 2^31) >> 32)),
+// the unsigned difference reinterpreted as int32 (modular in C++20, as
+// upstream's gcc build).
+EXACTVMAF_HD_INLINE std::int32_t sigma_of(std::uint64_t sq, std::uint32_t mu_a, std::uint32_t mu_b) {
+  constexpr std::uint64_t half32 = std::uint64_t{1} << 31;
+  const auto mu_ab = static_cast<std::uint32_t>((std::uint64_t{mu_a} * mu_b + half32) >> 32);
+  const auto sq_filt = static_cast<std::uint32_t>((sq + 32768) >> 16);
+  return static_cast<std::int32_t>(sq_filt - mu_ab);
+}
+
 EXACTVMAF_HD_INLINE Sigmas sigmas_from_sums(std::uint32_t mu1, std::uint32_t mu2, std::uint64_t xx, std::uint64_t yy,
                                             std::uint64_t xy) {
-  constexpr std::uint64_t half32 = std::uint64_t{1} << 31;
-  const auto mu1_sq = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu1 + half32) >> 32);
-  const auto mu2_sq = static_cast<std::uint32_t>((std::uint64_t{mu2} * mu2 + half32) >> 32);
-  const auto mu1_mu2 = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu2 + half32) >> 32);
-  const auto xx_filt = static_cast<std::uint32_t>((xx + 32768) >> 16);
-  const auto yy_filt = static_cast<std::uint32_t>((yy + 32768) >> 16);
-  const auto xy_filt = static_cast<std::uint32_t>((xy + 32768) >> 16);
-  // Unsigned differences reinterpreted as int32 (modular in C++20, as upstream's gcc build).
-  return {static_cast<std::int32_t>(xx_filt - mu1_sq), static_cast<std::int32_t>(yy_filt - mu2_sq),
-          static_cast<std::int32_t>(xy_filt - mu1_mu2)};
+  return {sigma_of(xx, mu1, mu1), sigma_of(yy, mu2, mu2), sigma_of(xy, mu1, mu2)};
 }
 
 // ---- the statistic of one scale ---------------------------------------------
@@ -287,48 +291,79 @@ struct VerticalSums {
   std::uint32_t mu1, mu2, xx, yy, xy;
 };
 
+// Vertical pass of N columns at `Scale`: x_at(k, c) / y_at(k, c) give the
+// reference / distorted sample of the filter's k-th row (top to bottom) in
+// column c < N; out[c] is column c's sums. SqAcc: uint32_t is exact for 8-bit
+// samples (65536 * 255^2 < 2^32), uint64_t otherwise. Each column has its own
+// accumulators, summed in tap order; the columns only share the loop over the
+// rows (so that a kernel can read a row's N samples at once).
+template <int Scale, class SqAcc, int N, class RefAt, class DisAt>
+EXACTVMAF_HD_INLINE void vertical_sums_n(const RefAt& x_at, const DisAt& y_at, VerticalShifts s,
+                                         VerticalSums (&out)[N]) {
+  constexpr int width = filter_width(Scale);
+  std::uint32_t mu1[N], mu2[N];
+  SqAcc xx[N], yy[N], xy[N];
+  for (int c = 0; c < N; ++c) {
+    mu1[c] = mu2[c] = 0;
+    xx[c] = yy[c] = xy[c] = 0;
+  }
+  for (int k = 0; k < width; ++k) {
+    for (int c = 0; c < N; ++c) {
+      const std::uint32_t x = x_at(k, c), y = y_at(k, c);
+      const std::uint32_t fx = filter_tap<Scale>(k) * x, fy = filter_tap<Scale>(k) * y;
+      mu1[c] += fx;
+      mu2[c] += fy;
+      xx[c] += static_cast<SqAcc>(fx) * x;
+      yy[c] += static_cast<SqAcc>(fy) * y;
+      xy[c] += static_cast<SqAcc>(fx) * y;
+    }
+  }
+  for (int c = 0; c < N; ++c)
+    out[c] = {static_cast<std::uint16_t>((mu1[c] + s.mu_round) >> s.mu_shift),
+              static_cast<std::uint16_t>((mu2[c] + s.mu_round) >> s.mu_shift),
+              static_cast<std::uint32_t>((xx[c] + s.sq_round) >> s.sq_shift),
+              static_cast<std::uint32_t>((yy[c] + s.sq_round) >> s.sq_shift),
+              static_cast<std::uint32_t>((xy[c] + s.sq_round) >> s.sq_shift)};
+}
+
 // Vertical pass of one column at `Scale`: x_at(k) / y_at(k) give the
 // reference / distorted sample of the filter's k-th row (top to bottom).
-// SqAcc: uint32_t is exact for 8-bit samples (65536 * 255^2 < 2^32),
-// uint64_t otherwise.
 template <int Scale, class SqAcc, class RefAt, class DisAt>
 EXACTVMAF_HD_INLINE VerticalSums vertical_sums(const RefAt& x_at, const DisAt& y_at, VerticalShifts s) {
+  VerticalSums v[1];
+  vertical_sums_n<Scale, SqAcc>([&](int k, int) { return x_at(k); }, [&](int k, int) { return y_at(k); }, s, v);
+  return v[0];
+}
+
+// Horizontal filter of N adjacent pixels at `Scale` for one quantity:
+// at(i) gives the quantity at column j0 - radius + i (i < N + width - 1;
+// mirrored), out[n] the filtered sum of pixel j0 + n:
+// sum over k of Acc{tap k} * at(n + k). Acc is uint32_t for mu (taps sum to
+// 2^16 and mu < 2^16: the sum stays below 2^32) and uint64_t for the squares
+// and product (below 2^16 * 2^32): no sum wraps, so the order of the terms
+// does not matter and N = 1 is upstream's per-pixel loop.
+template <int Scale, int N, class Acc, class At>
+EXACTVMAF_HD_INLINE void horizontal_filter_n(const At& at, Acc (&out)[N]) {
   constexpr int width = filter_width(Scale);
-  std::uint32_t mu1 = 0, mu2 = 0;
-  SqAcc xx = 0, yy = 0, xy = 0;
+  for (int n = 0; n < N; ++n) out[n] = 0;
   for (int k = 0; k < width; ++k) {
-    const std::uint32_t x = x_at(k), y = y_at(k);
-    const std::uint32_t fx = filter_tap<Scale>(k) * x, fy = filter_tap<Scale>(k) * y;
-    mu1 += fx;
-    mu2 += fy;
-    xx += static_cast<SqAcc>(fx) * x;
-    yy += static_cast<SqAcc>(fy) * y;
-    xy += static_cast<SqAcc>(fx) * y;
+    const Acc tap = filter_tap<Scale>(k);
+    for (int n = 0; n < N; ++n) out[n] += tap * static_cast<Acc>(at(n + k));
   }
-  return {static_cast<std::uint16_t>((mu1 + s.mu_round) >> s.mu_shift),
-          static_cast<std::uint16_t>((mu2 + s.mu_round) >> s.mu_shift),
-          static_cast<std::uint32_t>((xx + s.sq_round) >> s.sq_shift),
-          static_cast<std::uint32_t>((yy + s.sq_round) >> s.sq_shift),
-          static_cast<std::uint32_t>((xy + s.sq_round) >> s.sq_shift)};
 }
 
 // Horizontal pass of one pixel at `Scale`: v_at(k) gives the VerticalSums of
 // column j - radius + k (mirrored). Returns the variances and covariance.
 template <int Scale, class VAt>
 EXACTVMAF_HD_INLINE Sigmas horizontal_sigmas(const VAt& v_at) {
-  constexpr int width = filter_width(Scale);
-  std::uint32_t mu1 = 0, mu2 = 0;
-  std::uint64_t xx = 0, yy = 0, xy = 0;
-  for (int k = 0; k < width; ++k) {
-    const std::uint32_t tap = filter_tap<Scale>(k);
-    const VerticalSums v = v_at(k);
-    mu1 += tap * v.mu1;
-    mu2 += tap * v.mu2;
-    xx += std::uint64_t{tap} * v.xx;
-    yy += std::uint64_t{tap} * v.yy;
-    xy += std::uint64_t{tap} * v.xy;
-  }
-  return sigmas_from_sums(mu1, mu2, xx, yy, xy);
+  std::uint32_t mu1[1], mu2[1];
+  std::uint64_t xx[1], yy[1], xy[1];
+  horizontal_filter_n<Scale, 1>([&](int k) { return v_at(k).mu1; }, mu1);
+  horizontal_filter_n<Scale, 1>([&](int k) { return v_at(k).mu2; }, mu2);
+  horizontal_filter_n<Scale, 1>([&](int k) { return v_at(k).xx; }, xx);
+  horizontal_filter_n<Scale, 1>([&](int k) { return v_at(k).yy; }, yy);
+  horizontal_filter_n<Scale, 1>([&](int k) { return v_at(k).xy; }, xy);
+  return sigmas_from_sums(mu1[0], mu2[0], xx[0], yy[0], xy[0]);
 }
 
 // One filtered value of the decimation at scale `To`: at(k) gives the k-th
