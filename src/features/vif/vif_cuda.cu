@@ -1,5 +1,7 @@
-// Integer VIF on the device. Per frame: one statistic kernel per scale and
-// one decimation kernel between scales, all on the worker's stream.
+// Integer VIF on the device. Per frame: one statistic kernel per scale, all on
+// the worker's stream; the statistic kernels of scales 0-2 also decimate to
+// the next scale (a standalone decimation kernel makes scale 1 when scale 0's
+// statistic is skipped).
 //
 // Statistic kernel: a block scores a tile of kTileW x kTileH pixels in three
 // phases (per-thread functions, so that a host replay can run them thread by
@@ -21,9 +23,10 @@
 // sums are exact in any order, so the result is the CPU's row-by-row sum
 // whatever the schedule.
 //
-// Decimation kernel: a block makes kDecW x kDecH output samples of the next
-// scale with decimation_sample (vertical pass at the even source rows from
-// global memory into shared memory, horizontal pass at the even columns).
+// Decimation: each statistic tile of scales 0-2 writes the next scale's
+// samples at its even rows and columns with decimation_sample (vertical pass
+// from the tile's samples into shared memory in phase 2, horizontal pass in
+// phase 3): the filter of the next scale fits inside the tile's halo.
 //
 // The 16 int64 totals (4 scales x 4 accumulators) come back in one copy to a
 // pinned buffer; finish() runs the CPU's tail (scale_score and
@@ -59,23 +62,23 @@ static_assert(kTileH * kTileW / kQuad == static_cast<int>(kThreads), "one quad o
 template <int Scale>
 constexpr int radius_of = filter_width(Scale) / 2;
 
-// Every shared and global access of the statistic kernel goes through
-// load_at / store_at. A host replay of the kernel (outside the repository)
-// defines EXACTVMAF_VIF_REPLAY_CHECK to check each one's bounds and alignment;
-// on the device it is nothing.
+// Every shared and global access of the kernels' phases goes through
+// load_at / store_at. A host replay of the kernels (outside the repository)
+// defines EXACTVMAF_VIF_REPLAY_CHECK to check each one's bounds and alignment
+// (and count the stores); on the device it is nothing.
 #ifndef EXACTVMAF_VIF_REPLAY_CHECK
-#define EXACTVMAF_VIF_REPLAY_CHECK(ptr, bytes) ((void)0)
+#define EXACTVMAF_VIF_REPLAY_CHECK(ptr, bytes, is_store) ((void)0)
 #endif
 
 template <class T>
 EXACTVMAF_HD_INLINE T load_at(const T* p) {
-  EXACTVMAF_VIF_REPLAY_CHECK(p, sizeof(T));
+  EXACTVMAF_VIF_REPLAY_CHECK(p, sizeof(T), false);
   return *p;
 }
 
 template <class T>
 EXACTVMAF_HD_INLINE void store_at(T* p, T v) {
-  EXACTVMAF_VIF_REPLAY_CHECK(p, sizeof(T));
+  EXACTVMAF_VIF_REPLAY_CHECK(p, sizeof(T), true);
   *p = v;
 }
 
@@ -105,14 +108,28 @@ struct PlanePair {
   std::size_t dis_pitch;
 };
 
+// The decimation to the next scale fused into a statistic kernel: its dense
+// output planes (w x h, pitch w) and its vertical rounding shift
+// (decimation_vertical_shift).
+struct NextScale {
+  std::uint16_t* ref;
+  std::uint16_t* dis;
+  unsigned w, h;
+  unsigned shift;
+};
+
 // Shared memory of one statistic tile. Samples are kept as 32-bit words
 // (kPerWord samples each, the lower column in the lower bits: the byte order
 // of a little-endian load of the plane), so that the vertical pass reads
 // kPerWord columns per load. The vertical sums of each quantity (mu1, mu2,
 // xx, yy, xy) are rows of kVW entries, 16-byte aligned, so that the
-// horizontal pass reads its window 4 entries per load.
+// horizontal pass reads its window 4 entries per load. Scales 0-2 also
+// decimate to the next scale: `dec` holds the decimation's vertical pass at
+// the tile's even rows (kTileH / 2 of them), every tile and halo column.
 template <int Scale, class Sample>
 struct StatTile {
+  static constexpr bool kFuse = Scale + 1 < num_scales;
+  static constexpr int kDecRows = kFuse ? kTileH / 2 : 1;
   static constexpr int r = radius_of<Scale>;
   static constexpr int in_w = kTileW + 2 * r, in_h = kTileH + 2 * r;  // samples with the halo
   static constexpr int kPerWord = 4 / static_cast<int>(sizeof(Sample));
@@ -123,6 +140,7 @@ struct StatTile {
   alignas(16) std::uint32_t ref[in_h][kWordsW];
   alignas(16) std::uint32_t dis[in_h][kWordsW];
   alignas(16) std::uint32_t v[5][kTileH][kVW];  // mu1, mu2, xx, yy, xy
+  alignas(16) std::uint16_t dec[2][kDecRows][kFuse ? in_w : 1];  // reference, distorted
 };
 
 template <class Sample>
@@ -280,18 +298,74 @@ EXACTVMAF_HD_INLINE void stat_horizontal(const StatTile<Scale, Sample>& t, unsig
   }
 }
 
+// The decimation to scale To = Scale + 1 from a statistic tile. Output sample
+// (io, jo) of the next scale is decimation_sample at source row 2 io and
+// column 2 jo; the tile owns those with 2 io in [i0, i0 + kTileH) and 2 jo in
+// [j0, j0 + kTileW) (io < h / 2, jo < w / 2): the tiles partition the plane,
+// so every output sample is written once. Its filter (radius r' = r / 2)
+// reaches rows 2 io - r' .. 2 io + r' and columns 2 jo - r' .. 2 jo + r',
+// inside the tile's halo, and the halo holds them mirrored as the CPU mirrors
+// rows and pads its row of vertical values (a mirrored column's vertical value
+// is the vertical value of the column it mirrors).
+//
+// Phase 2 part: the vertical pass at the tile's even rows i0 + 2 dr, every
+// tile and halo column, kPerWord columns per item from one word per row.
+template <int Scale, class Sample>
+EXACTVMAF_HD_INLINE void stat_decimate_vertical(StatTile<Scale, Sample>& t, unsigned tid, int w, int i0, int j0,
+                                                const NextScale& next) {
+  using Tile = StatTile<Scale, Sample>;
+  constexpr int To = Scale + 1, r = Tile::r, rd = radius_of<To>, width = filter_width(To), n = Tile::kPerWord;
+  static_assert(rd < r, "the decimation's filter fits inside the statistic's halo");
+  const std::uint32_t round = std::uint32_t{1} << (next.shift - 1);
+  for (int item = static_cast<int>(tid); item < Tile::kDecRows * Tile::kWordsW; item += kThreads) {
+    const int dr = item / Tile::kWordsW, xw = item % Tile::kWordsW;
+    if (i0 / 2 + dr >= static_cast<int>(next.h) || j0 - r + n * xw >= w + r) continue;  // no output reads these
+    // Source rows i0 + 2 dr - rd + k are tile rows 2 dr + r - rd + k.
+    std::uint32_t ref_words[width], dis_words[width];
+    for (int k = 0; k < width; ++k) {
+      ref_words[k] = load_at(&t.ref[2 * dr + r - rd + k][xw]);
+      dis_words[k] = load_at(&t.dis[2 * dr + r - rd + k][xw]);
+    }
+    for (int c = 0; c < n; ++c) {
+      store_at(&t.dec[0][dr][n * xw + c],
+               decimation_sample<To>([&](int k) { return sample_in_word<Sample>(ref_words[k], c); }, next.shift, round));
+      store_at(&t.dec[1][dr][n * xw + c],
+               decimation_sample<To>([&](int k) { return sample_in_word<Sample>(dis_words[k], c); }, next.shift, round));
+    }
+  }
+}
+
+// Phase 3 part: the horizontal pass at the even columns; thread tid makes
+// output sample (i0 / 2 + dr, j0 / 2 + xo) of both planes.
+template <int Scale, class Sample>
+EXACTVMAF_HD_INLINE void stat_decimate_horizontal(const StatTile<Scale, Sample>& t, unsigned tid, int i0, int j0,
+                                                  const NextScale& next) {
+  using Tile = StatTile<Scale, Sample>;
+  constexpr int To = Scale + 1, r = Tile::r, rd = radius_of<To>;
+  static_assert(Tile::kDecRows * kTileW / 2 == static_cast<int>(kThreads), "one output sample per thread and tile");
+  const int dr = static_cast<int>(tid) / (kTileW / 2), xo = static_cast<int>(tid) % (kTileW / 2);
+  const int io = i0 / 2 + dr, jo = j0 / 2 + xo;
+  if (io >= static_cast<int>(next.h) || jo >= static_cast<int>(next.w)) return;
+  // Source columns 2 jo - rd + k are tile columns 2 xo + r - rd + k.
+  const int base = 2 * xo + r - rd;
+  const std::size_t at = static_cast<std::size_t>(io) * next.w + static_cast<std::size_t>(jo);
+  store_at(next.ref + at, decimation_sample<To>([&](int k) { return load_at(&t.dec[0][dr][base + k]); }, 16, 32768));
+  store_at(next.dis + at, decimation_sample<To>([&](int k) { return load_at(&t.dec[1][dr][base + k]); }, 16, 32768));
+}
+
 // The statistic of one scale: `Sample` is the plane's sample type (uint8_t or
 // uint16_t at scale 0, uint16_t after), SqAcc the vertical pass's accumulator
 // of squares (vif_math.hpp: uint32_t only for 8-bit samples), Arith the fp64
 // policy (rmath::NativeF64, or rmath::Fp32PairArith: no fp64 instruction; the
 // gain limit then arrives as its bits and never sits in an fp64 register).
 // The three phases are per-thread functions above (so that a host replay can
-// run them thread by thread between the barriers).
+// run them thread by thread between the barriers). Scales 0-2 also write the
+// next scale's planes (`next`; unused at scale 3).
 template <int Scale, class Sample, class SqAcc, class Arith>
 __global__ void __launch_bounds__(kThreads, 4)
-    statistic_kernel(PlanePair planes, unsigned w, unsigned h, VerticalShifts shifts, std::uint64_t gain_limit_bits,
-                     const std::uint16_t* __restrict__ log2_table, unsigned long long* totals,
-                     unsigned long long* counts) {
+    statistic_kernel(PlanePair planes, unsigned w, unsigned h, VerticalShifts shifts, NextScale next,
+                     std::uint64_t gain_limit_bits, const std::uint16_t* __restrict__ log2_table,
+                     unsigned long long* totals, unsigned long long* counts) {
   const double gain_limit = __longlong_as_double(static_cast<long long>(gain_limit_bits));
   Arith arith;
   __shared__ StatTile<Scale, Sample> tile;
@@ -305,8 +379,10 @@ __global__ void __launch_bounds__(kThreads, 4)
     stat_load(tile, threadIdx.x, planes, iw, ih, i0, j0, aligned);
     __syncthreads();
     stat_vertical<Scale, Sample, SqAcc>(tile, threadIdx.x, iw, ih, i0, j0, shifts);
+    if constexpr (StatTile<Scale, Sample>::kFuse) stat_decimate_vertical(tile, threadIdx.x, iw, i0, j0, next);
     __syncthreads();
     stat_horizontal(tile, threadIdx.x, iw, ih, i0, j0, gain_limit, log2_table, acc, arith);
+    if constexpr (StatTile<Scale, Sample>::kFuse) stat_decimate_horizontal(tile, threadIdx.x, i0, j0, next);
     __syncthreads();  // the shared tiles are refilled by the next row of tiles
   }
   rmath::device::add_arith_counts(arith, counts);
@@ -317,44 +393,68 @@ __global__ void __launch_bounds__(kThreads, 4)
       if (sums[k]) atomicAdd(totals + k, static_cast<unsigned long long>(sums[k]));  // two's complement: exact
 }
 
-// One decimation step to scale `To` (1..3): w x h source planes of `Sample`
-// into dense (w / 2) x (h / 2) uint16_t planes.
+// The standalone decimation (scale 0 to 1 when scale 0's statistic is
+// skipped): w x h source planes of `Sample` into dense (w / 2) x (h / 2)
+// uint16_t planes. A block makes kDecW x kDecH output samples: the vertical
+// pass at the even source rows straight from global memory (mirrored rows)
+// into shared memory, with mirrored halo columns, then the horizontal pass at
+// the even columns.
+template <int To>
+struct DecTile {
+  static constexpr int r = radius_of<To>, src_w = 2 * kDecW + 2 * r;
+  std::uint32_t ref[kDecH][src_w], dis[kDecH][src_w];
+};
+
+// Phase 1: vertical pass at source rows 2 io, columns 2 jo0 - r + x (mirrored).
+template <int To, class Sample>
+EXACTVMAF_HD_INLINE void dec_vertical(DecTile<To>& t, unsigned tid, const PlanePair& p, int w, int h, int io0,
+                                      int jo0, unsigned shift) {
+  constexpr int r = DecTile<To>::r, src_w = DecTile<To>::src_w;
+  const int ho = h / 2;
+  const std::uint32_t round = std::uint32_t{1} << (shift - 1);
+  for (int item = static_cast<int>(tid); item < kDecH * src_w; item += kThreads) {
+    const int y = item / src_w, x = item % src_w;
+    const int io = io0 + y, col = 2 * jo0 - r + x;
+    if (io < ho && col < w + r) {
+      const int mc = mirror(col, w);
+      store_at(&t.ref[y][x], std::uint32_t{decimation_sample<To>(
+                                 [&](int k) { return load_at(row_of<Sample>(p.ref, p.ref_pitch, mirror(2 * io - r + k, h)) + mc); },
+                                 shift, round)});
+      store_at(&t.dis[y][x], std::uint32_t{decimation_sample<To>(
+                                 [&](int k) { return load_at(row_of<Sample>(p.dis, p.dis_pitch, mirror(2 * io - r + k, h)) + mc); },
+                                 shift, round)});
+    }
+  }
+}
+
+// Phase 2: horizontal pass at the even source columns.
+template <int To>
+EXACTVMAF_HD_INLINE void dec_horizontal(const DecTile<To>& t, unsigned tid, int w, int h, int io0, int jo0,
+                                        std::uint16_t* out_ref, std::uint16_t* out_dis) {
+  const int wo = w / 2, ho = h / 2;
+  for (int item = static_cast<int>(tid); item < kDecH * kDecW; item += kThreads) {
+    const int y = item / kDecW, x = item % kDecW;
+    const int io = io0 + y, jo = jo0 + x;
+    if (io < ho && jo < wo) {
+      const std::size_t at = static_cast<std::size_t>(io) * static_cast<std::size_t>(wo) + static_cast<std::size_t>(jo);
+      store_at(out_ref + at, decimation_sample<To>([&](int k) { return load_at(&t.ref[y][2 * x + k]); }, 16, 32768));
+      store_at(out_dis + at, decimation_sample<To>([&](int k) { return load_at(&t.dis[y][2 * x + k]); }, 16, 32768));
+    }
+  }
+}
+
 template <int To, class Sample>
 __global__ void __launch_bounds__(kThreads)
-    decimate_kernel(const std::uint8_t* ref, std::size_t ref_pitch, const std::uint8_t* dis, std::size_t dis_pitch,
-                    unsigned w, unsigned h, unsigned bpc, std::uint16_t* out_ref, std::uint16_t* out_dis) {
-  constexpr int r = radius_of<To>;
-  constexpr int src_w = 2 * kDecW + 2 * r;
-  __shared__ std::uint32_t v_ref[kDecH][src_w], v_dis[kDecH][src_w];
+    decimate_kernel(PlanePair planes, unsigned w, unsigned h, unsigned bpc, std::uint16_t* out_ref,
+                    std::uint16_t* out_dis) {
+  __shared__ DecTile<To> tile;
   const int iw = static_cast<int>(w), ih = static_cast<int>(h);
-  const int wo = iw / 2, ho = ih / 2;
   const unsigned shift = decimation_vertical_shift(To, bpc);
-  const std::uint32_t round = std::uint32_t{1} << (shift - 1);
   const int jo0 = static_cast<int>(blockIdx.x) * kDecW;
-  for (int io0 = static_cast<int>(blockIdx.y) * kDecH; io0 < ho; io0 += static_cast<int>(gridDim.y) * kDecH) {
-    // Vertical pass at source rows 2 io, columns 2 jo0 - r + x (mirrored).
-    for (int t = static_cast<int>(threadIdx.x); t < kDecH * src_w; t += kThreads) {
-      const int y = t / src_w, x = t % src_w;
-      const int io = io0 + y, col = 2 * jo0 - r + x;
-      if (io < ho && col < iw + r) {
-        const int mc = mirror(col, iw);
-        v_ref[y][x] = decimation_sample<To>(
-            [&](int k) { return row_of<Sample>(ref, ref_pitch, mirror(2 * io - r + k, ih))[mc]; }, shift, round);
-        v_dis[y][x] = decimation_sample<To>(
-            [&](int k) { return row_of<Sample>(dis, dis_pitch, mirror(2 * io - r + k, ih))[mc]; }, shift, round);
-      }
-    }
+  for (int io0 = static_cast<int>(blockIdx.y) * kDecH; io0 < ih / 2; io0 += static_cast<int>(gridDim.y) * kDecH) {
+    dec_vertical<To, Sample>(tile, threadIdx.x, planes, iw, ih, io0, jo0, shift);
     __syncthreads();
-    // Horizontal pass at the even source columns.
-    for (int t = static_cast<int>(threadIdx.x); t < kDecH * kDecW; t += kThreads) {
-      const int y = t / kDecW, x = t % kDecW;
-      const int io = io0 + y, jo = jo0 + x;
-      if (io < ho && jo < wo) {
-        const std::size_t at = static_cast<std::size_t>(io) * static_cast<std::size_t>(wo) + static_cast<std::size_t>(jo);
-        out_ref[at] = decimation_sample<To>([&](int k) { return v_ref[y][2 * x + k]; }, 16, 32768);
-        out_dis[at] = decimation_sample<To>([&](int k) { return v_dis[y][2 * x + k]; }, 16, 32768);
-      }
-    }
+    dec_horizontal(tile, threadIdx.x, iw, ih, io0, jo0, out_ref, out_dis);
     __syncthreads();
   }
 }
@@ -432,6 +532,9 @@ class VifCudaWorker final : public cuda::FeatureWorker {
   std::uint16_t* plane_ref(int s) const { return planes_.get() + offset_[s]; }
   std::uint16_t* plane_dis(int s) const { return planes_.get() + offset_[s] + static_cast<std::size_t>(w_[s]) * h_[s]; }
 
+  // Scale 0's statistic also decimates to scale 1 (the standalone
+  // decimate_kernel only when it is skipped), scales 1 and 2 to the next
+  // scale: 4 kernels per frame (5 with vif_skip_scale0).
   template <class Arith>
   void enqueue_scales(const cuda::DevicePlane& ref, const cuda::DevicePlane& dis, cuda::Stream stream) {
     if (c_.bpc == 8)
@@ -439,27 +542,34 @@ class VifCudaWorker final : public cuda::FeatureWorker {
     else
       scale0<std::uint16_t, std::uint64_t, Arith>(ref, dis, stream);
     scale_n<1, Arith>(stream);
-    decimate<2>(plane_ref(1), plane_dis(1), 1, stream);
     scale_n<2, Arith>(stream);
-    decimate<3>(plane_ref(2), plane_dis(2), 2, stream);
     scale_n<3, Arith>(stream);
   }
 
   std::uint64_t gain_bits() const { return __builtin_bit_cast(std::uint64_t, c_.gain_limit); }
   unsigned long long* counts() const { return totals_.get() + kCountsAt; }
 
+  // The planes of scale `s` (1..3) as the next scale of a statistic kernel;
+  // nothing after scale 3.
+  NextScale next_scale(int s) const {
+    if (s >= num_scales) return {nullptr, nullptr, 0, 0, 16};
+    return {plane_ref(s), plane_dis(s), w_[s], h_[s], decimation_vertical_shift(s, c_.bpc)};
+  }
+
   template <class Sample, class SqAcc, class Arith>
   void scale0(const cuda::DevicePlane& ref, const cuda::DevicePlane& dis, cuda::Stream stream) {
+    const PlanePair planes{ref.data, ref.pitch, dis.data, dis.pitch};
     if (!c_.skip_scale0) {
       const dim3 grid(blocks_x(w_[0], kTileW), blocks_y(h_[0], kTileH));
       statistic_kernel<0, Sample, SqAcc, Arith><<<grid, kThreads, 0, stream>>>(
-          PlanePair{ref.data, ref.pitch, dis.data, dis.pitch}, w_[0], h_[0], statistic_shifts(0, c_.bpc), gain_bits(),
-          table_.get(), totals_.get(), counts());
+          planes, w_[0], h_[0], statistic_shifts(0, c_.bpc), next_scale(1), gain_bits(), table_.get(), totals_.get(),
+          counts());
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+      return;
     }
     const dim3 grid(blocks_x(w_[1], kDecW), blocks_y(h_[1], kDecH));
-    decimate_kernel<1, Sample><<<grid, kThreads, 0, stream>>>(ref.data, ref.pitch, dis.data, dis.pitch, w_[0], h_[0],
-                                                             c_.bpc, plane_ref(1), plane_dis(1));
+    decimate_kernel<1, Sample><<<grid, kThreads, 0, stream>>>(planes, w_[0], h_[0], c_.bpc, plane_ref(1),
+                                                             plane_dis(1));
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -470,18 +580,8 @@ class VifCudaWorker final : public cuda::FeatureWorker {
     statistic_kernel<Scale, std::uint16_t, std::uint64_t, Arith><<<grid, kThreads, 0, stream>>>(
         PlanePair{reinterpret_cast<const std::uint8_t*>(plane_ref(Scale)), pitch,
                   reinterpret_cast<const std::uint8_t*>(plane_dis(Scale)), pitch},
-        w_[Scale], h_[Scale],
-        statistic_shifts(Scale, c_.bpc), gain_bits(), table_.get(), totals_.get() + 4 * Scale, counts());
-    EXACTVMAF_CUDA_CHECK(cudaGetLastError());
-  }
-
-  template <int To>
-  void decimate(const std::uint16_t* src_ref, const std::uint16_t* src_dis, int from, cuda::Stream stream) {
-    const std::size_t pitch = sizeof(std::uint16_t) * w_[from];
-    const dim3 grid(blocks_x(w_[To], kDecW), blocks_y(h_[To], kDecH));
-    decimate_kernel<To, std::uint16_t><<<grid, kThreads, 0, stream>>>(
-        reinterpret_cast<const std::uint8_t*>(src_ref), pitch, reinterpret_cast<const std::uint8_t*>(src_dis), pitch,
-        w_[from], h_[from], c_.bpc, plane_ref(To), plane_dis(To));
+        w_[Scale], h_[Scale], statistic_shifts(Scale, c_.bpc), next_scale(Scale + 1), gain_bits(), table_.get(),
+        totals_.get() + 4 * Scale, counts());
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
   }
 
