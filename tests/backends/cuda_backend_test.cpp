@@ -184,7 +184,13 @@ TEST(CudaHistoryRing, ServesHistoryWithTheSameBits) {
         return run(ref, dist, std::move(req), o);
       };
       const RunResult cpu = run_with(Backend::cpu, 1, false);
-      EXPECT_GT(*cpu.scores.get(cpu.scores.find_metric("integer_motion2").value(), kFrames - 1), 0.) << feature;
+      bool moved = false;  // the comparison has teeth: motion2 is not 0 on the last frame
+      for (std::size_t id = 0; id < cpu.scores.metric_count(); ++id)
+        if (cpu.scores.metric_name(id).find("motion2") != std::string::npos) {
+          const auto v = cpu.scores.get(id, kFrames - 1);
+          moved = moved || (v && *v > 0);
+        }
+      EXPECT_TRUE(moved) << feature;
       for (const unsigned threads : {1u, 4u})
         for (const bool ring : {true, false}) {
           const RunResult gpu = run_with(Backend::cuda, threads, ring);
