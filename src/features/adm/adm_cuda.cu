@@ -11,17 +11,22 @@
 // 2 source columns its outputs read into shared memory, then per sample the
 // horizontal pass (dwt0_h_* / dwt_h_*), the decouple (decouple0_sample /
 // decouple_s123_sample with its fp64 islands) and the CSF of both decoupled
-// parts inside the decouple region, and the denominator's cube of the
-// reference bands inside the scored region. Only what the next steps read is
-// stored: the approximation band (the next scale's input) and, per detail
-// band, r, a and the CSF values and /30 twins of a and r. The denominator's
-// per-block sums are added atomically to a per-row counter.
+// parts inside the decouple region, reduced per masking pass to two int32
+// sums over the bands (masking_sums0 / masking_sums_s123: flt_sum, the /30
+// twins, and centre, the threshold's own-sample terms), and the denominator's
+// cube of the reference bands inside the scored region. Only what the next
+// steps read is stored: the approximation band (the next scale's input), r
+// and a per detail band, and the two sums of each pass (4 int32 planes, not
+// 12 CSF planes). The denominator's per-block sums are added atomically to a
+// per-row counter.
 //
-// cm_kernel: one block per scored row. Per sample it calls cm0_row /
-// cm_s123_row on the one-column range [j, j + 1) (the CPU's row functions),
-// for the numerator and the aim; the block's sums are the row's sums, which
-// thread 0 shifts as the CPU does per row and adds to the scale's totals,
-// together with the row's shifted denominator.
+// cm_kernel: one block (kCmThreads) per scored row. Per sample and pass the
+// threshold is masking_threshold_from_sums (the 8 neighbours' flt_sum plus
+// centre: cm0_row's / cm_s123_row's 27 terms regrouped by position, same bits,
+// proof in adm_math.hpp) and the cubes are cm0_sample_cubes /
+// cm_s123_sample_cubes (what the row functions call per column). The block's
+// sums are the row's sums, which thread 0 shifts as the CPU does per row and
+// adds to the scale's totals, together with the row's shifted denominator.
 //
 // Every sum is an integer sum (uint64 arithmetic, modulo 2^64 as the CPU's
 // int64/uint64 ones): exact in any order, so the block and atomic orders do
@@ -50,14 +55,28 @@ using ull = unsigned long long;
 
 constexpr int kDwtTile = 128;   // band samples (and threads) per DWT block
 constexpr int kSpan = 2 * kDwtTile + 2;  // source columns read by one DWT block
-constexpr int kCmThreads = 256;  // threads per scored row of cm_kernel
+constexpr int kCmThreads = 128;  // threads per scored row of cm_kernel
+// Blocks of cm_kernel per SM the register budget must allow: 65536 / (128 *
+// 12) caps ptxas at 40 registers a thread (it allocates in steps of 8): 48 of
+// 64 warps resident, where 48 registers (its choice unbounded) would give 40.
+// At 40 there are no spills (ptxas -v); at 32 (16 blocks) there are.
+constexpr int kCmMinBlocks = 12;
 constexpr unsigned kMaxGridY = 65535;
 constexpr int kPerScale = 9;  // num h/v/d, aim h/v/d, den h/v/d
 constexpr int kCountsAt = num_scales * kPerScale;
 constexpr int kTotals = kCountsAt + rmath::device::kArithCounts;  // then the fp32pair island counts
 
 // The stored band planes of one scale: kind x (h, v, d), each stride x rows.
-enum Kind : int { kR = 0, kA, kDstA, kFltA, kDstR, kFltR, kKinds };
+enum Kind : int { kR = 0, kA, kKinds };
+// The masking sums of one scale (int32, stride x rows each): per pass
+// (numerator: CSF of a, masks r; aim: CSF of r, masks a) flt_sum and centre.
+enum SumKind : int { kNumFltSum = 0, kNumCentre, kAimFltSum, kAimCentre, kSumKinds };
+
+struct SumPlanes {
+  i32* base = nullptr;
+  std::ptrdiff_t stride = 0, plane = 0;
+  __host__ __device__ i32* at(int kind) const { return base + kind * plane; }
+};
 
 template <class T>
 struct BandPlanes {
@@ -157,13 +176,16 @@ struct DwtArgs {
   u32 i_rfactor[3] = {0, 0, 0};
   i32* next_a[2] = {nullptr, nullptr};  // the approximation bands for the next scale (null at scale 3)
   BandPlanes<Band> bands;
+  SumPlanes sums;
   ull* den_rows = nullptr;  // 3 per band row
 };
 
-__device__ __forceinline__ void csf_sample(i16 v, u32 f, int band, i16* dst, i16* flt) {
-  csf0_sample(v, f, band, dst, flt);
+__device__ __forceinline__ MaskingSums masking_sums(const i16 (&v)[3], const u32 (&f)[3]) {
+  return masking_sums0(v[0], v[1], v[2], f);
 }
-__device__ __forceinline__ void csf_sample(i32 v, u32 f, int, i32* dst, i32* flt) { csf_s123_sample(v, f, dst, flt); }
+__device__ __forceinline__ MaskingSums masking_sums(const i32 (&v)[3], const u32 (&f)[3]) {
+  return masking_sums_s123(v[0], v[1], v[2], f);
+}
 
 // Band is int16 at scale 0 (Sample: the picture's uint8_t/uint16_t), int32 at
 // scales 1..3 (Sample int32).
@@ -228,18 +250,15 @@ __global__ void __launch_bounds__(kDwtTile) dwt_decouple_kernel(const DwtArgs<Ba
           decouple_s123_sample(band[0][0], band[0][1], band[0][2], band[1][0], band[1][1], band[1][2], gain,
                                p.lookup, &r[0], &r[1], &r[2], &a[0], &a[1], &a[2], arith);
         const std::ptrdiff_t off = static_cast<std::ptrdiff_t>(i) * p.bands.stride + j;
-        for (int b = 0; b < 3; ++b) {
-          Band dst, flt;
-          p.bands.at(kR, b)[off] = r[b];
-          csf_sample(a[b], p.i_rfactor[b], b, &dst, &flt);
-          p.bands.at(kDstA, b)[off] = dst;
-          p.bands.at(kFltA, b)[off] = flt;
-          if (p.aim) {
-            p.bands.at(kA, b)[off] = a[b];
-            csf_sample(r[b], p.i_rfactor[b], b, &dst, &flt);
-            p.bands.at(kDstR, b)[off] = dst;
-            p.bands.at(kFltR, b)[off] = flt;
-          }
+        for (int b = 0; b < 3; ++b) p.bands.at(kR, b)[off] = r[b];
+        const MaskingSums num = masking_sums(a, p.i_rfactor);  // the numerator masks r by the CSF of a
+        p.sums.at(kNumFltSum)[off] = num.flt_sum;
+        p.sums.at(kNumCentre)[off] = num.centre;
+        if (p.aim) {
+          for (int b = 0; b < 3; ++b) p.bands.at(kA, b)[off] = a[b];
+          const MaskingSums aim = masking_sums(r, p.i_rfactor);  // the aim masks a by the CSF of r
+          p.sums.at(kAimFltSum)[off] = aim.flt_sum;
+          p.sums.at(kAimCentre)[off] = aim.centre;
         }
       }
       if (p.detail && inside(g.sr, i, j))
@@ -266,6 +285,7 @@ __global__ void __launch_bounds__(kDwtTile) dwt_decouple_kernel(const DwtArgs<Ba
 template <class Band>
 struct CmArgs {
   BandPlanes<Band> bands;
+  SumPlanes sums;
   ScaleGeometry g;
   bool aim = true;
   u32 i_rfactor[3] = {0, 0, 0};
@@ -278,56 +298,70 @@ struct CmLaunch {
   CmArgs<Band> s[3];  // scale 0: s[0] only; scales 1..3: s[0..2]
 };
 
+// The masked cubes of sample (i, j) of one pass: the threshold from the
+// flt_sum rows ip, i, in and the centre sum, then the cubes of the scored
+// band `src` at (i, j). Offsets are int (a plane has fewer than 2^31
+// samples): 32-bit indices keep the pass within the register budget.
 template <class Band>
-__device__ __forceinline__ void cm_rows(const CmArgs<Band>& p, ull (&scratch)[kCmThreads / 32][6]) {
+__device__ __forceinline__ CmRowSums cm_sample(const CmArgs<Band>& p, int src, int flt_sum, int centre, int row_up,
+                                               int row, int row_dn, int jl, int j, int jr) {
   constexpr bool scale0 = std::is_same_v<Band, i16>;
+  const i32* fs = p.sums.at(flt_sum);
+  const int at = row + j;
+  const i32 thr = masking_threshold_from_sums(fs + row_up, fs + row, fs + row_dn, jl, j, jr, p.sums.at(centre)[at]);
+  const Band sh = p.bands.at(src, 0)[at], sv = p.bands.at(src, 1)[at], sd = p.bands.at(src, 2)[at];
+  if constexpr (scale0)
+    return cm0_sample_cubes(sh, sv, sd, thr, p.i_rfactor, p.g.cm0);
+  else
+    return cm_s123_sample_cubes(sh, sv, sd, thr, p.i_rfactor, p.g.cm_shift_cub, p.g.cm_add_cub);
+}
+
+// One masking pass over scored row i (columns split over the block): its
+// three row sums, shifted per row as the CPU does (int64 (sum + add) >>
+// shift) and added to totals[0..2] by thread 0. The passes run one after the
+// other so that only one pass's accumulators and plane pointers are live.
+template <class Band>
+__device__ __forceinline__ void cm_pass(const CmArgs<Band>& p, int src, int flt_sum, int centre, int ip, int i,
+                                        int in, ull* totals, ull (&scratch)[kCmThreads / 32][3]) {
   const ScaleGeometry& g = p.g;
-  const Bands3<const Band> r = p.bands.set(kR), dst_a = p.bands.set(kDstA), flt_a = p.bands.set(kFltA);
-  const Bands3<const Band> a = p.bands.set(kA), dst_r = p.bands.set(kDstR), flt_r = p.bands.set(kFltR);
+  const int stride = static_cast<int>(p.sums.stride);  // the band planes' stride too (both: the band width)
+  const int row_up = ip * stride, row = i * stride, row_dn = in * stride;
+  ull v[3] = {0, 0, 0};
+  for (int j = g.sr.left + static_cast<int>(threadIdx.x); j < g.sr.right; j += kCmThreads) {
+    const CmRowSums c = cm_sample(p, src, flt_sum, centre, row_up, row, row_dn, cm_prev(j), j, cm_next(j, g.w));
+    v[0] += static_cast<ull>(c.h);
+    v[1] += static_cast<ull>(c.v);
+    v[2] += static_cast<ull>(c.d);
+  }
+  block_sum<3, kCmThreads>(v, scratch);
+  if (threadIdx.x == 0)
+#pragma unroll
+    for (int k = 0; k < 3; ++k) {  // constant bounds: v stays in registers
+      const i64 shifted = static_cast<i64>(v[k] + static_cast<ull>(g.rs.add)) >> g.rs.shift;
+      atomicAdd(totals + k, static_cast<ull>(shifted));
+    }
+}
+
+template <class Band>
+__device__ __forceinline__ void cm_rows(const CmArgs<Band>& p, ull (&scratch)[kCmThreads / 32][3]) {
+  const ScaleGeometry& g = p.g;
   const int rows = g.sr.bottom - g.sr.top;
   for (int row = static_cast<int>(blockIdx.x); row < rows; row += static_cast<int>(gridDim.x)) {
     const int i = g.sr.top + row;
-    ull v[6] = {0, 0, 0, 0, 0, 0};
-    for (int j = g.sr.left + static_cast<int>(threadIdx.x); j < g.sr.right; j += kCmThreads) {
-      CmRowSums n, m;
-      if constexpr (scale0)
-        n = cm0_row(r, dst_a, flt_a, p.i_rfactor, g.w, g.h, i, j, j + 1, g.cm0);
-      else
-        n = cm_s123_row(r, dst_a, flt_a, p.i_rfactor, g.w, g.h, i, j, j + 1, g.cm_shift_cub, g.cm_add_cub);
-      v[0] += static_cast<ull>(n.h);
-      v[1] += static_cast<ull>(n.v);
-      v[2] += static_cast<ull>(n.d);
-      if (p.aim) {
-        if constexpr (scale0)
-          m = cm0_row(a, dst_r, flt_r, p.i_rfactor, g.w, g.h, i, j, j + 1, g.cm0);
-        else
-          m = cm_s123_row(a, dst_r, flt_r, p.i_rfactor, g.w, g.h, i, j, j + 1, g.cm_shift_cub, g.cm_add_cub);
-        v[3] += static_cast<ull>(m.h);
-        v[4] += static_cast<ull>(m.v);
-        v[5] += static_cast<ull>(m.d);
-      }
-    }
-    block_sum<6, kCmThreads>(v, scratch);
-    if (threadIdx.x == 0) {
-      // The CPU's per-row (sum + add) >> shift: int64 for the numerators,
-      // uint64 for the denominator.
-#pragma unroll
-      for (int k = 0; k < 6; ++k) {  // constant bounds: v stays in registers
-        if (k >= 3 && !p.aim) break;
-        const i64 shifted = static_cast<i64>(v[k] + static_cast<ull>(g.rs.add)) >> g.rs.shift;
-        atomicAdd(p.totals + k, static_cast<ull>(shifted));
-      }
+    const int ip = cm_prev(i), in = cm_next(i, g.h);
+    cm_pass(p, kR, kNumFltSum, kNumCentre, ip, i, in, p.totals, scratch);
+    if (p.aim) cm_pass(p, kA, kAimFltSum, kAimCentre, ip, i, in, p.totals + 3, scratch);
+    if (threadIdx.x == 0)  // the row's denominator, shifted per row (uint64) as the CPU does
       for (int b = 0; b < 3; ++b) {
         const ull d = p.den_rows[3 * static_cast<std::ptrdiff_t>(i) + b];
         atomicAdd(p.totals + 6 + b, (d + g.den_add_accum) >> g.den_shift_accum);
       }
-    }
   }
 }
 
 template <class Band>
-__global__ void __launch_bounds__(kCmThreads) cm_kernel(const CmLaunch<Band> launch) {
-  __shared__ ull scratch[kCmThreads / 32][6];
+__global__ void __launch_bounds__(kCmThreads, kCmMinBlocks) cm_kernel(const CmLaunch<Band> launch) {
+  __shared__ ull scratch[kCmThreads / 32][3];
   switch (blockIdx.y) {  // constant indices: the arguments stay in parameter space
     case 0:
       cm_rows(launch.s[0], scratch);
@@ -366,22 +400,27 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     const cuda::DevicePlane &ref = frame.ref.plane[0], &dis = frame.dist.plane[0];
     // Band planes: scale 0 int16, scales 1..3 int32, stride = band width.
     const auto plane_of = [&](int s) { return static_cast<std::size_t>(g_[s].w) * static_cast<std::size_t>(g_[s].h); };
-    std::size_t n32 = 0, n_next = 0, n_rows = 0;
+    std::size_t n32 = 0, n_sums = 0, n_next = 0, n_rows = 0;
     for (int s = 1; s < num_scales; ++s) n32 += kKinds * 3 * plane_of(s);
+    for (int s = 0; s < num_scales; ++s) n_sums += kSumKinds * plane_of(s);
     for (int s = 0; s + 1 < num_scales; ++s) n_next += 2 * plane_of(s);
     for (int s = 0; s < num_scales; ++s) n_rows += 3 * static_cast<std::size_t>(g_[s].h);
     lookup_ = cuda::DeviceBuffer<i32>(div_lookup_size);
     bands16_ = cuda::DeviceBuffer<i16>(kKinds * 3 * plane_of(0));
     bands32_ = cuda::DeviceBuffer<i32>(n32);
+    sums_ = cuda::DeviceBuffer<i32>(n_sums);
     next_a_ = cuda::DeviceBuffer<i32>(n_next);
     counters_ = cuda::DeviceBuffer<ull>(kTotals + n_rows);
     result_ = cuda::PinnedBuffer<ull>(kTotals);
 
     // Band planes of each scale and the next-scale inputs, carved out of the
     // allocations; den_rows of each scale after the totals.
-    std::size_t o32 = 0, onext = 0, orows = kTotals;
+    std::size_t o32 = 0, osums = 0, onext = 0, orows = kTotals;
     i32* next[num_scales][2] = {};
     for (int s = 0; s < num_scales; ++s) {
+      // Same stride (the band width) as the band planes: cm_sample indexes both with one offset.
+      sum_planes_[s] = {sums_.get() + osums, g_[s].w, static_cast<std::ptrdiff_t>(plane_of(s))};
+      osums += kSumKinds * plane_of(s);
       if (s == 0) {
         planes16_ = {bands16_.get(), g_[0].w, static_cast<std::ptrdiff_t>(plane_of(0))};
       } else {
@@ -512,11 +551,13 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     d.next_a[0] = next[0];
     d.next_a[1] = next[1];
     d.den_rows = den_rows_[s];
+    d.sums = sum_planes_[s];
   }
 
   template <class Band>
   void fill_cm(CmArgs<Band>& c, int s, const BandPlanes<Band>& planes) const {
     c.bands = planes;
+    c.sums = sum_planes_[s];
     c.g = g_[s];
     c.aim = !c_.skip_aim;
     for (int b = 0; b < 3; ++b) c.i_rfactor[b] = c_.factors[s].i_rfactor[b];
@@ -529,12 +570,14 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
   cuda::DeviceBuffer<i32> lookup_;
   cuda::DeviceBuffer<i16> bands16_;
   cuda::DeviceBuffer<i32> bands32_;
+  cuda::DeviceBuffer<i32> sums_;  // the masking sums of every scale
   cuda::DeviceBuffer<i32> next_a_;
   cuda::DeviceBuffer<ull> counters_;  // kTotals totals, then the per-row denominators of each scale
   ull* den_rows_[num_scales] = {};
   cuda::PinnedBuffer<ull> result_;  // the graph's last copy lands here
   BandPlanes<i16> planes16_;
   BandPlanes<i32> planes32_[num_scales];
+  SumPlanes sum_planes_[num_scales];
   DwtArgs<i16> dwt0_;
   DwtArgs<i32> dwt_[num_scales];
   CmLaunch<i16> cm0_;

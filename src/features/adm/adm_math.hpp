@@ -458,6 +458,21 @@ struct CmRowSums {
 // bands overflow them (signed overflow is undefined in C++).
 EXACTVMAF_HD_INLINE i64 wrap_add(i64 a, i64 b) { return static_cast<i64>(static_cast<u64>(a) + static_cast<u64>(b)); }
 
+// Scale 0: the masked cubes of one scored sample (h, v, d) under threshold
+// thr (cm0_row per column; the CUDA masking kernel per sample).
+EXACTVMAF_HD_INLINE CmRowSums cm0_sample_cubes(i16 sh, i16 sv, i16 sd, i32 thr, const u32 i_rfactor[3],
+                                               const Cm0Shifts& s) {
+  // uint16 factor x int16 sample: |product| <= 65535 * 32768 < 2^31.
+  const i32 xh = i32{sh} * static_cast<i32>(i_rfactor[0]);
+  const i32 xv = i32{sv} * static_cast<i32>(i_rfactor[1]);
+  const i32 xd = i32{sd} * static_cast<i32>(i_rfactor[2]);
+  CmRowSums c;
+  c.h = cm0_cube(xh, thr, 10, 29, 268435456, s.cub_hv, s.add_cub_hv);
+  c.v = cm0_cube(xv, thr, 10, 29, 268435456, s.cub_hv, s.add_cub_hv);
+  c.d = cm0_cube(xd, thr, 12, 30, 536870912, s.cub_d, s.add_cub_d);
+  return c;
+}
+
 // Sums of one row i (columns [j0, j1)) of the scale-0 numerator: src is the
 // decoupled band being scored, angles the CSF of the other band and flt its
 // /30 twin (all three bands each), w x h band size.
@@ -485,12 +500,10 @@ EXACTVMAF_HD inline CmRowSums cm0_row(const Bands3<const i16>& src, const Bands3
       thr += i32{f_mid[b][jl]} + cm0_centre(ang[b][j]) + f_mid[b][jr];
       thr += i32{f_dn[b][jl]} + f_dn[b][j] + f_dn[b][jr];
     }
-    const i32 xh = i32{sh[j]} * static_cast<i32>(i_rfactor[0]);
-    const i32 xv = i32{sv[j]} * static_cast<i32>(i_rfactor[1]);
-    const i32 xd = i32{sd[j]} * static_cast<i32>(i_rfactor[2]);
-    sums.h = wrap_add(sums.h, cm0_cube(xh, thr, 10, 29, 268435456, s.cub_hv, s.add_cub_hv));
-    sums.v = wrap_add(sums.v, cm0_cube(xv, thr, 10, 29, 268435456, s.cub_hv, s.add_cub_hv));
-    sums.d = wrap_add(sums.d, cm0_cube(xd, thr, 12, 30, 536870912, s.cub_d, s.add_cub_d));
+    const CmRowSums c = cm0_sample_cubes(sh[j], sv[j], sd[j], thr, i_rfactor, s);
+    sums.h = wrap_add(sums.h, c.h);
+    sums.v = wrap_add(sums.v, c.v);
+    sums.d = wrap_add(sums.d, c.d);
   }
   return sums;
 }
@@ -504,6 +517,18 @@ EXACTVMAF_HD_INLINE i64 cm_s123_cube(i32 x, i32 thr, u32 shift_cub, i64 add_cub)
 
 EXACTVMAF_HD_INLINE i32 csf_s123_value(i32 src, u32 i_rfactor) {
   return wrap32((i64{src} * i_rfactor + (i64{1} << 27)) >> 28);
+}
+
+// Scales 1..3: the masked cubes of one scored sample (h, v, d; CSF applied
+// here) under threshold thr (cm_s123_row per column; the CUDA masking kernel
+// per sample).
+EXACTVMAF_HD_INLINE CmRowSums cm_s123_sample_cubes(i32 sh, i32 sv, i32 sd, i32 thr, const u32 i_rfactor[3],
+                                                   u32 shift_cub, i64 add_cub) {
+  CmRowSums c;
+  c.h = cm_s123_cube(csf_s123_value(sh, i_rfactor[0]), thr, shift_cub, add_cub);
+  c.v = cm_s123_cube(csf_s123_value(sv, i_rfactor[1]), thr, shift_cub, add_cub);
+  c.d = cm_s123_cube(csf_s123_value(sd, i_rfactor[2]), thr, shift_cub, add_cub);
+  return c;
 }
 
 EXACTVMAF_HD inline CmRowSums cm_s123_row(const Bands3<const i32>& src, const Bands3<const i32>& angles,
@@ -538,11 +563,89 @@ EXACTVMAF_HD inline CmRowSums cm_s123_row(const Bands3<const i32>& src, const Ba
       t = add32(t, f_dn[b][jr]);
       thr = add32(thr, t);
     }
-    sums.h = wrap_add(sums.h, cm_s123_cube(csf_s123_value(sh[j], i_rfactor[0]), thr, shift_cub, add_cub));
-    sums.v = wrap_add(sums.v, cm_s123_cube(csf_s123_value(sv[j], i_rfactor[1]), thr, shift_cub, add_cub));
-    sums.d = wrap_add(sums.d, cm_s123_cube(csf_s123_value(sd[j], i_rfactor[2]), thr, shift_cub, add_cub));
+    const CmRowSums c = cm_s123_sample_cubes(sh[j], sv[j], sd[j], thr, i_rfactor, shift_cub, add_cub);
+    sums.h = wrap_add(sums.h, c.h);
+    sums.v = wrap_add(sums.v, c.v);
+    sums.d = wrap_add(sums.d, c.d);
   }
   return sums;
+}
+
+// ---- masking thresholds from per-position sums (the CUDA kernels' form) -----
+//
+// cm0_row / cm_s123_row add, per scored sample (i, j), 27 terms into the
+// threshold: for each band b in (h, v, d) the /30 twin flt_b at the 8
+// neighbours (ip|i|in) x (jl|j|jr) other than (i, j), and centre_b(dst_b) at
+// (i, j) (cm0_centre / cm_s123_centre of the band's CSF value). The CUDA
+// kernels store two int32 planes per masking pass instead of the six CSF
+// planes: flt_sum = flt_h + flt_v + flt_d per position, and centre =
+// centre_h + centre_v + centre_d; the threshold is then the 8 neighbours'
+// flt_sum plus centre: the same 27 terms, grouped by position instead of by
+// band.
+//
+// Why the bits are the same:
+// - Scales 1..3: the CPU adds in int32 with wrapping (add32), so its result
+//   is the exact integer sum of the 27 terms modulo 2^32. Addition modulo
+//   2^32 is associative and commutative, and every partial sum here is also
+//   taken with add32 (modulo 2^32); so any grouping of the same 27 terms,
+//   stored in int32 at any point, gives the same residue, i.e. the same
+//   int32 (the terms can reach ~7.2e7 (/30 twins) and ~1.4e8 (centre), so 27
+//   of them may indeed exceed 2^31: the wrap is real and is kept).
+// - Scale 0: every term is an int16 (the twins and the centre are stored to
+//   int16), so every partial sum of at most 27 of them is below 27 * 2^15 <
+//   2^20 in magnitude: the CPU's int32 `+=` never overflows and gives the
+//   exact sum; add32 below never wraps either and gives the same exact sum.
+// The neighbour indices are the caller's cm_prev / cm_next, as in the row
+// functions (also where cm_next(j) == j at the right edge: that position is
+// then a neighbour with its flt_sum, as the CPU reads f_mid[b][jr] there).
+struct MaskingSums {
+  i32 flt_sum = 0;  // flt_h + flt_v + flt_d at this position
+  i32 centre = 0;   // centre_h + centre_v + centre_d at this position
+};
+
+// Scale 0: the CSF (csf0_sample) of the three bands of the masking band at
+// one position, reduced to its two sums.
+EXACTVMAF_HD_INLINE MaskingSums masking_sums0(i16 h, i16 v, i16 d, const u32 i_rfactor[3]) {
+  const i16 src[3] = {h, v, d};
+  MaskingSums m;
+  for (int b = 0; b < 3; ++b) {
+    i16 dst, flt;
+    csf0_sample(src[b], i_rfactor[b], b, &dst, &flt);
+    m.flt_sum = add32(m.flt_sum, flt);
+    m.centre = add32(m.centre, cm0_centre(dst));
+  }
+  return m;
+}
+
+// Scales 1..3: the same with csf_s123_sample and cm_s123_centre.
+EXACTVMAF_HD_INLINE MaskingSums masking_sums_s123(i32 h, i32 v, i32 d, const u32 i_rfactor[3]) {
+  const i32 src[3] = {h, v, d};
+  MaskingSums m;
+  for (int b = 0; b < 3; ++b) {
+    i32 dst, flt;
+    csf_s123_sample(src[b], i_rfactor[b], &dst, &flt);
+    m.flt_sum = add32(m.flt_sum, flt);
+    m.centre = add32(m.centre, cm_s123_centre(dst));
+  }
+  return m;
+}
+
+// The threshold at column j of a row from the flt_sum rows above (up), at
+// (mid) and below (dn) and the centre sum at (i, j): equal to the thr of
+// cm0_row / cm_s123_row at (i, j) (proof above). jl = cm_prev(j), jr =
+// cm_next(j, w).
+EXACTVMAF_HD_INLINE i32 masking_threshold_from_sums(const i32* up, const i32* mid, const i32* dn, int jl, int j,
+                                                    int jr, i32 centre) {
+  i32 thr = centre;
+  thr = add32(thr, up[jl]);
+  thr = add32(thr, up[j]);
+  thr = add32(thr, up[jr]);
+  thr = add32(thr, mid[jl]);
+  thr = add32(thr, mid[jr]);
+  thr = add32(thr, dn[jl]);
+  thr = add32(thr, dn[j]);
+  thr = add32(thr, dn[jr]);
+  return thr;
 }
 
 // ---- denominator sums ------------------------------------------------------
