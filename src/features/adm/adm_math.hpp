@@ -589,8 +589,11 @@ EXACTVMAF_HD inline CmRowSums cm_s123_row(const Bands3<const i32>& src, const Ba
 //   2^32 is associative and commutative, and every partial sum here is also
 //   taken with add32 (modulo 2^32); so any grouping of the same 27 terms,
 //   stored in int32 at any point, gives the same residue, i.e. the same
-//   int32 (the terms can reach ~7.2e7 (/30 twins) and ~1.4e8 (centre), so 27
-//   of them may indeed exceed 2^31: the wrap is real and is kept).
+//   int32. (The twins lie in [-71582789, 71582787] and the centre terms in
+//   [-143165577, 143165575], below -1 only where a CSF value is
+//   INT32_MIN, which abs32 keeps negative; so 27 terms stay below 2^31 but can
+//   reach -2147483667 < -2^31: the wrap can occur, and the proof does not
+//   depend on its absence.)
 // - Scale 0: every term is an int16 (the twins and the centre are stored to
 //   int16), so every partial sum of at most 27 of them is below 27 * 2^15 <
 //   2^20 in magnitude: the CPU's int32 `+=` never overflows and gives the
