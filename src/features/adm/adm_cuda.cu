@@ -2,7 +2,10 @@
 //
 //   memset of the counters
 //   dwt_decouple_kernel, scales 0, 1, 2, 3 (one launch each)
-//   cm_kernel for scale 0, cm_kernel for scales 1..3 (one launch)
+//   cm_kernel for scale 0 (on a side stream, forked after scale 0's
+//     dwt_decouple_kernel and joined before the copy: it reads only scale 0's
+//     planes and writes only scale 0's totals, so it overlaps scales 1..3)
+//   cm_kernel for scales 1..3 (one launch)
 //   one copy of the 36 per-scale totals into the pinned result buffer
 //
 // dwt_decouple_kernel: a block makes kDwtTile samples of one band row for
@@ -392,11 +395,20 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
       h = g_[s].h;
     }
   }
+  ~AdmCudaWorker() override {
+    if (side_) (void)cudaStreamSynchronize(side_);
+    for (cudaEvent_t e : {scale0_ready_, scale0_done_})
+      if (e) (void)cudaEventDestroy(e);
+    if (side_) (void)cudaStreamDestroy(side_);
+  }
 
   cuda::PlaneNeeds planes() const override { return cuda::luma_pair_needs(); }
 
   void setup(const cuda::DeviceFrame& frame, cuda::Stream stream) override {
     cuda::require_luma_pair(frame, c_.w, c_.h, "adm");
+    EXACTVMAF_CUDA_CHECK(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking));
+    EXACTVMAF_CUDA_CHECK(cudaEventCreateWithFlags(&scale0_ready_, cudaEventDisableTiming));
+    EXACTVMAF_CUDA_CHECK(cudaEventCreateWithFlags(&scale0_done_, cudaEventDisableTiming));
     const cuda::DevicePlane &ref = frame.ref.plane[0], &dis = frame.dist.plane[0];
     // Band planes: scale 0 int16, scales 1..3 int32, stride = band width.
     const auto plane_of = [&](int s) { return static_cast<std::size_t>(g_[s].w) * static_cast<std::size_t>(g_[s].h); };
@@ -484,18 +496,22 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
     else
       dwt_decouple_kernel<i16, std::uint16_t, Arith><<<grid_of(g_[0]), kDwtTile, 0, stream>>>(dwt0_);
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    if (!c_.skip_scale0) {  // scale 0's masking beside scales 1..3
+      EXACTVMAF_CUDA_CHECK(cudaEventRecord(scale0_ready_, stream));
+      EXACTVMAF_CUDA_CHECK(cudaStreamWaitEvent(side_, scale0_ready_, 0));
+      cm_kernel<i16><<<dim3(static_cast<unsigned>(rows_of(0)), 1), kCmThreads, 0, side_>>>(cm0_);
+      EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+      EXACTVMAF_CUDA_CHECK(cudaEventRecord(scale0_done_, side_));
+    }
     for (int s = 1; s < num_scales; ++s) {
       dwt_decouple_kernel<i32, i32, Arith><<<grid_of(g_[s]), kDwtTile, 0, stream>>>(dwt_[s]);
-      EXACTVMAF_CUDA_CHECK(cudaGetLastError());
-    }
-    if (!c_.skip_scale0) {
-      cm_kernel<i16><<<dim3(static_cast<unsigned>(rows_of(0)), 1), kCmThreads, 0, stream>>>(cm0_);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     }
     int rows = 0;
     for (int s = 1; s < num_scales; ++s) rows = rows_of(s) > rows ? rows_of(s) : rows;
     cm_kernel<i32><<<dim3(static_cast<unsigned>(rows), 3), kCmThreads, 0, stream>>>(cm_);
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
+    if (!c_.skip_scale0) EXACTVMAF_CUDA_CHECK(cudaStreamWaitEvent(stream, scale0_done_, 0));
     EXACTVMAF_CUDA_CHECK(cudaMemcpyAsync(result_.get(), counters_.get(), result_.bytes(), cudaMemcpyDeviceToHost, stream));
   }
 
@@ -583,6 +599,8 @@ class AdmCudaWorker final : public cuda::FeatureWorker {
   CmLaunch<i16> cm0_;
   CmLaunch<i32> cm_;
   cuda::DeviceArithCounts counts_;
+  cudaStream_t side_ = nullptr;  // scale 0's masking, beside scales 1..3
+  cudaEvent_t scale0_ready_ = nullptr, scale0_done_ = nullptr;
 };
 
 }  // namespace
