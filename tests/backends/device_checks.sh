@@ -40,8 +40,9 @@ summary="$logs/summary.txt"
 nvidia-smi > "$logs/nvidia-smi.txt" 2>&1 || echo "nvidia-smi failed" >> "$summary"
 status=0
 
+# PARITY_ONLY=1: only the exactvmaf-parity runs below (a short device call).
 tests=$(cd "$bundle" && ls *cuda*_test 2>/dev/null)
-for t in $tests feature_motion_test feature_vif_test feature_adm_test feature_float_adm_test feature_speed_test feature_ciede_test feature_cambi_test model_test core_test cli_test; do
+[ "${PARITY_ONLY:-0}" = 1 ] || for t in $tests feature_motion_test feature_vif_test feature_adm_test feature_float_adm_test feature_speed_test feature_ciede_test feature_cambi_test model_test core_test cli_test; do
   [ -x "$bundle/$t" ] || { echo "$t: not in the bundle" | tee -a "$summary"; continue; }
   "$bundle/$t" > "$logs/$t.log" 2>&1
   rc=$?
@@ -54,7 +55,9 @@ done
 # No fp64 instruction in the fp32pair kernels' machine code (cuobjdump is in
 # the GPU machine's CUDA toolkit, not in the developer machines' nvcc-only one).
 sass_tool="$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)"
-if [ -x "$sass_tool" ]; then
+if [ "${PARITY_ONLY:-0}" = 1 ]; then
+  :
+elif [ -x "$sass_tool" ]; then
   PATH="$(dirname "$sass_tool"):$PATH" "$src_dir/tests/numeric/fp64_free_check.sh" sass "$bundle/exactvmaf" \
     > "$logs/fp64_free_sass.log" 2>&1
   rc=$?
@@ -91,45 +94,52 @@ count_parity() {
 sets="${PARITY_SETS:-$(python3 -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))["parity_sets"]))' \
   "$src_dir/tests/golden/runs.json")}"
 [ -n "$sets" ] || { echo "device_checks: no parity sets in tests/golden/runs.json" | tee -a "$summary"; exit 1; }
+# PARITY_JOBS runs at once (default 4; each process has its own streams):
+# the logs are joined in the list's order afterwards.
+parity_jobs="${PARITY_JOBS:-4}"
 for fp64 in ${PARITY_FP64:-on off}; do
   plog="$logs/parity-fp64-$fp64.log"
+  pdir="$logs/parity-fp64-$fp64"
+  rm -rf "$pdir" && mkdir -p "$pdir"
   : > "$plog"
   parity_fail=0
   parity_skip=0
   parity_error=0
+  jobs_list=()  # "title|args" per run, in order
   while read -r name ref dist raw; do
     for f in $sets; do
-      echo "== $name --feature $f --device_fp64 $fp64" >> "$plog"
-      # shellcheck disable=SC2086
-      "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw --feature "$f" --threads 4 --device_fp64 "$fp64" \
-        >> "$plog" 2>&1
-      count_parity $?
+      jobs_list+=("$name --feature $f --device_fp64 $fp64|-r $ref -d $dist $raw --feature $f --threads 4 --device_fp64 $fp64")
     done
     # VMAF: the default model's features together in one graph, and the score
-    # (models from $bundle/models, a copy of the repository's models/)
-    echo "== $name -m version=vmaf_v0.6.1 --device_fp64 $fp64" >> "$plog"
-    # shellcheck disable=SC2086
-    "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v0.6.1 --model_dir "$bundle/models" \
-      --threads 3 --device_fp64 "$fp64" >> "$plog" 2>&1
-    count_parity $?
-    # vmaf_float_v0.6.1: float_adm, float_vif and float_motion together
-    echo "== $name -m version=vmaf_float_v0.6.1 --device_fp64 $fp64" >> "$plog"
-    # shellcheck disable=SC2086
-    "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_float_v0.6.1 --model_dir "$bundle/models" \
-      --threads 3 --device_fp64 "$fp64" >> "$plog" 2>&1
-    count_parity $?
+    # (models from $bundle/models, a copy of the repository's models/);
+    # vmaf_float_v0.6.1: float_adm, float_vif and float_motion together;
     # VMAF v1.0.16: cambi, speed_chroma, adm and motion together (pairs below
     # cambi's 216-sample minimum are refused: exit 2, counted apart)
-    echo "== $name -m version=vmaf_v1.0.16_3d0h --device_fp64 $fp64" >> "$plog"
-    # shellcheck disable=SC2086
-    "$bundle/exactvmaf-parity" -r "$ref" -d "$dist" $raw -m version=vmaf_v1.0.16_3d0h --model_dir "$bundle/models" \
-      --threads 4 --device_fp64 "$fp64" >> "$plog" 2>&1
-    count_parity $?
+    jobs_list+=("$name -m version=vmaf_v0.6.1 --device_fp64 $fp64|-r $ref -d $dist $raw -m version=vmaf_v0.6.1 --model_dir $bundle/models --threads 3 --device_fp64 $fp64")
+    jobs_list+=("$name -m version=vmaf_float_v0.6.1 --device_fp64 $fp64|-r $ref -d $dist $raw -m version=vmaf_float_v0.6.1 --model_dir $bundle/models --threads 3 --device_fp64 $fp64")
+    jobs_list+=("$name -m version=vmaf_v1.0.16_3d0h --device_fp64 $fp64|-r $ref -d $dist $raw -m version=vmaf_v1.0.16_3d0h --model_dir $bundle/models --threads 4 --device_fp64 $fp64")
   done < "$logs/pairs.txt"
+  for k in "${!jobs_list[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$parity_jobs" ]; do wait -n; done
+    # shellcheck disable=SC2086
+    ( "$bundle/exactvmaf-parity" ${jobs_list[$k]#*|} > "$pdir/$k.log" 2>&1; echo $? > "$pdir/$k.rc" ) &
+  done
+  wait
+  for k in "${!jobs_list[@]}"; do
+    echo "== ${jobs_list[$k]%%|*}" >> "$plog"
+    cat "$pdir/$k.log" >> "$plog"
+    count_parity "$(cat "$pdir/$k.rc" 2>/dev/null || echo 3)"
+  done
+  rm -rf "$pdir"
   echo "parity, --device_fp64 $fp64: $(grep -c 'PARITY: identical' "$plog") identical, $parity_fail differ, $parity_error internal or CUDA errors (exit 3), $parity_skip refused (exit 2)" | tee -a "$summary"
   grep -B3 -E 'PARITY: (DIFFER|differ)|error' "$plog" | head -30 | sed 's/^/  /' | tee -a "$summary"
   [ $parity_fail -eq 0 ] && [ $parity_error -eq 0 ] || status=1
 done
+
+if [ "${PARITY_ONLY:-0}" = 1 ]; then
+  echo "overall: $([ $status -eq 0 ] && echo PASS || echo FAIL) (PARITY_ONLY)" | tee -a "$summary"
+  exit $status
+fi
 
 # Generated frames (random samples: the worst case for the blur's zero-row
 # shortcut on the cpu; the same work on the gpu). Page cache after the first pass.
