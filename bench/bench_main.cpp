@@ -11,7 +11,9 @@
 // iteration (the page cache, once warm), as the CLI does; "memory" serves 8
 // preloaded frames in a cycle. The "fps" counter is frames per wall-clock
 // second of the whole run() (reading, features, collection, and for
-// the vmaf models the prediction). CUDA builds on a machine with a GPU add
+// the vmaf models the prediction); "steady_fps" counts only from the first
+// frame committed to the last (without the run's start: threads, device
+// buffers, graph capture, the first frames in flight). CUDA builds on a machine with a GPU add
 // BACKEND "cuda" rows (--device_fp64 auto; counter fp32pair says which
 // arithmetic ran), "cuda-fp64off" rows beside them (--device_fp64 off: fp32
 // operations only; a BACKEND of its own so that filters on "cuda/" keep their
@@ -234,6 +236,8 @@ void run_feature(benchmark::State& state, const Size& s, const std::string& feat
   std::uint64_t frames = 0;
   double upload_ms = 0, kernel_ms = 0;
   std::uint64_t history_on_device = 0, history_frames = 0;
+  double steady_seconds = 0;
+  std::uint64_t steady_frames = 0;  // frames after each run's first
   bool fp32pair = false;
   for (auto _ : state) {
     std::unique_ptr<ev::VideoReader> ref, dist;
@@ -251,11 +255,22 @@ void run_feature(benchmark::State& state, const Size& s, const std::string& feat
     o.gpus = gpus;
     o.cuda_timing = backend == ev::Backend::cuda;
     o.cuda_history_ring = history_ring;
+    double first_commit = -1, last_commit = 0;
+    std::uint64_t last_done = 0;
+    o.on_progress = [&](const ev::Progress& p) {
+      if (first_commit < 0) first_commit = p.seconds;
+      last_commit = p.seconds;
+      last_done = p.frames_done;
+    };
     o.frame_cnt = frame_cap;
     try {
       auto r = ev::run(*ref, *dist, requests, o);
       upload_ms += r.cuda_upload_ms;
       kernel_ms += r.cuda_kernel_ms;
+      if (last_done > 1) {
+        steady_seconds += last_commit - first_commit;
+        steady_frames += last_done - 1;
+      }
       history_on_device += r.cuda_history_on_device;
       history_frames += r.cuda_history_on_device + r.cuda_history_uploaded;
       fp32pair = r.cuda_fp32pair;
@@ -268,6 +283,7 @@ void run_feature(benchmark::State& state, const Size& s, const std::string& feat
     }
   }
   state.counters["fps"] = benchmark::Counter(static_cast<double>(frames), benchmark::Counter::kIsRate);
+  if (steady_seconds > 0) state.counters["steady_fps"] = static_cast<double>(steady_frames) / steady_seconds;
   state.counters["frames"] = static_cast<double>(frame_cap ? std::min(frame_cap, run_frames) : run_frames);
   if (backend == ev::Backend::cuda && frames) {  // device time per frame (streams overlap)
     state.counters["upload_ms"] = upload_ms / static_cast<double>(frames);
