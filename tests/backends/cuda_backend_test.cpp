@@ -197,9 +197,13 @@ TEST(CudaHistoryRing, ServesHistoryWithTheSameBits) {
           const std::string what = fmt::format("{} {}-bit, {} threads, ring {}", feature, bpc, threads, ring);
           EXPECT_GT(expect_same_bits(cpu, gpu, what), 0u);
           EXPECT_EQ(gpu.cuda_history_on_device + gpu.cuda_history_uploaded, history_frames) << what;
-          if (!ring) EXPECT_EQ(gpu.cuda_history_on_device, 0u) << what;
-          else if (threads == 1) EXPECT_EQ(gpu.cuda_history_on_device, history_frames) << what;
-          else EXPECT_GT(gpu.cuda_history_on_device, 0u) << what;
+          if (!ring) {
+            EXPECT_EQ(gpu.cuda_history_on_device, 0u) << what;
+          } else if (threads == 1) {
+            EXPECT_EQ(gpu.cuda_history_on_device, history_frames) << what;
+          } else {
+            EXPECT_GT(gpu.cuda_history_on_device, 0u) << what;
+          }
         }
     }
   }

@@ -172,7 +172,9 @@ TEST(WorkerPoolHead, WithoutWorkersTheHeadThreadsScoreEveryFrame) {
   WorkerPool pool(2, fx.extractors, [](unsigned) { return std::unique_ptr<FrameProcessor>(); }, 4, {}, fx.head());
   for (std::uint64_t i = 0; i < 30; ++i) {
     submit_when_room(pool, fx, i);
-    if (i >= 3) EXPECT_EQ(tag_of(pool, i - 3), kHead) << "frame " << i - 3;
+    if (i >= 3) {
+      EXPECT_EQ(tag_of(pool, i - 3), kHead) << "frame " << i - 3;
+    }
   }
   for (std::uint64_t i = 27; i < 30; ++i) EXPECT_EQ(tag_of(pool, i), kHead) << "frame " << i;
   EXPECT_FALSE(pool.handed_over());

@@ -67,7 +67,9 @@ TEST_P(FloatSsimGolden, EqualsRBitForBitAndMeasuresUpstream) {
   const FileDistance files = file_distance(r, up);
   EXPECT_EQ(vs_up.differing, files.frame_differing + files.pooled_differing) << "first: " << vs_up.first_difference;
   EXPECT_EQ(vs_up.max_ulps, files.max_ulps);
-  if (!is_db_run(gc.run)) EXPECT_EQ(vs_up.differing, 0u) << "no libm call outside the dB form";
+  if (!is_db_run(gc.run)) {
+    EXPECT_EQ(vs_up.differing, 0u) << "no libm call outside the dB form";
+  }
   report_upstream_distance(gc, vs_up);
 }
 
