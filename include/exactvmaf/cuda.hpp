@@ -25,6 +25,12 @@ struct CudaStatus {
 // Queries the driver once per call; never throws.
 CudaStatus cuda_status();
 
+// Page-locked frame storage outlives its frame buffer: up to 1 GiB of it is
+// kept for the next page-locked buffer of the same size (locking costs
+// milliseconds per 4K frame, and every run makes dozens). This unlocks and
+// frees what is kept now, and returns how many buffers' storage it freed.
+std::size_t release_pinned_frame_memory();
+
 }  // namespace exactvmaf
 
 #pragma GCC visibility pop

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <random>
@@ -207,6 +208,43 @@ TEST(CudaHistoryRing, ServesHistoryWithTheSameBits) {
         }
     }
   }
+}
+
+// ---- page-locked frame storage kept between buffers ---------------------------
+
+// A page-locked buffer's storage goes to the cache when the buffer goes, and
+// the next page-locked buffer of the same size takes it, with its padding
+// zeroed again; other sizes and pageable buffers do not.
+TEST(CudaPinnedFrames, StorageIsKeptForTheNextBufferOfItsSize) {
+  REQUIRE_CUDA_DEVICE();
+  (void)release_pinned_frame_memory();
+  const VideoFormat fmt{1000, 500, PixelFormat::yuv420, 8};  // rows padded: 1000 of 1024 bytes
+  const HostMemory pinned{true, 0};
+  ASSERT_GT(static_cast<std::size_t>(FrameBuffer(fmt).stride(0)), FrameBuffer(fmt).row_bytes(0));
+  const std::uint8_t* first = nullptr;
+  {
+    FrameBuffer a(fmt, pinned);
+    ASSERT_TRUE(a.pinned());
+    first = a.plane(0);
+    for (unsigned y = 0; y < fmt.height; ++y)
+      std::memset(a.plane(0) + y * a.stride(0), 0xA5, static_cast<std::size_t>(a.stride(0)));
+  }
+  {
+    FrameBuffer pageable(fmt);
+    EXPECT_FALSE(pageable.pinned());
+    EXPECT_NE(pageable.plane(0), first) << "a pageable buffer took page-locked storage";
+    FrameBuffer other(VideoFormat{1000, 502, PixelFormat::yuv420, 8}, pinned);
+    EXPECT_NE(other.plane(0), first) << "a buffer of another size took the storage";
+    FrameBuffer b(fmt, pinned);
+    EXPECT_TRUE(b.pinned());
+    EXPECT_EQ(b.plane(0), first) << "the kept storage was not reused";
+    for (unsigned y = 0; y < fmt.height; ++y)
+      for (std::size_t x = b.row_bytes(0); x < static_cast<std::size_t>(b.stride(0)); ++x)
+        ASSERT_EQ(b.plane(0)[y * b.stride(0) + x], 0) << "padding of row " << y << " not zeroed again";
+  }
+  // b's and other's storage are kept now.
+  EXPECT_EQ(release_pinned_frame_memory(), 2u);
+  EXPECT_EQ(release_pinned_frame_memory(), 0u);
 }
 
 // ---- several --gpu entries ---------------------------------------------------
