@@ -59,22 +59,35 @@ LabTable8::LabTable8() : scale_(lab_scale(8)) {
 LabTable8::~LabTable8() { (void)munmap(words_, kTableBytes); }
 
 Lab LabTable8::get(unsigned y, unsigned u, unsigned v) {
+  Lab lab;
+  if (find_into(y, u, v, &lab.l, &lab.a, &lab.b)) return lab;
+  HostMath m;
+  lab = lab_from_yuv(y, u, v, scale_, m);
+  put(y, u, v, lab);
+  return lab;
+}
+
+bool LabTable8::find_into(unsigned y, unsigned u, unsigned v, float* l, float* a, float* b) const {
   std::uint32_t* e = words_ + std::size_t{4} * colour_index8(y, u, v);
   // The state word is set (release) after the three values: a reader that
   // sees it set (acquire) sees them. Two threads may fill one entry at the
   // same time; they store the same bits.
-  if (std::atomic_ref<std::uint32_t>(e[3]).load(std::memory_order_acquire) != 0) {
-    return {std::bit_cast<float>(std::atomic_ref<std::uint32_t>(e[0]).load(std::memory_order_relaxed)),
-            std::bit_cast<float>(std::atomic_ref<std::uint32_t>(e[1]).load(std::memory_order_relaxed)),
-            std::bit_cast<float>(std::atomic_ref<std::uint32_t>(e[2]).load(std::memory_order_relaxed))};
-  }
-  HostMath m;
-  const Lab lab = lab_from_yuv(y, u, v, scale_, m);
+  if (std::atomic_ref<std::uint32_t>(e[3]).load(std::memory_order_acquire) == 0) return false;
+  const std::uint32_t bits[3] = {std::atomic_ref<std::uint32_t>(e[0]).load(std::memory_order_relaxed),
+                                 std::atomic_ref<std::uint32_t>(e[1]).load(std::memory_order_relaxed),
+                                 std::atomic_ref<std::uint32_t>(e[2]).load(std::memory_order_relaxed)};
+  std::memcpy(l, &bits[0], sizeof(float));
+  std::memcpy(a, &bits[1], sizeof(float));
+  std::memcpy(b, &bits[2], sizeof(float));
+  return true;
+}
+
+void LabTable8::put(unsigned y, unsigned u, unsigned v, const Lab& lab) {
+  std::uint32_t* e = words_ + std::size_t{4} * colour_index8(y, u, v);
   std::atomic_ref<std::uint32_t>(e[0]).store(std::bit_cast<std::uint32_t>(lab.l), std::memory_order_relaxed);
   std::atomic_ref<std::uint32_t>(e[1]).store(std::bit_cast<std::uint32_t>(lab.a), std::memory_order_relaxed);
   std::atomic_ref<std::uint32_t>(e[2]).store(std::bit_cast<std::uint32_t>(lab.b), std::memory_order_relaxed);
   std::atomic_ref<std::uint32_t>(e[3]).store(1u, std::memory_order_release);
-  return lab;
 }
 
 std::uint64_t LabTable8::filled_entries() const {
@@ -122,13 +135,48 @@ struct Fp64FreePixels {
 // their keys (the value is put into the cache once computed).
 struct PendingPixels {
   LabPairs pairs;
-  // Without the 8-bit table: the samples, whose Lab the batch computes.
+  // The samples: their Lab comes from the 8-bit table, or the batch computes
+  // it (the table's empty entries too, then filled).
   std::uint32_t ref_y[kBatch], ref_u[kBatch], ref_v[kBatch], dist_y[kBatch], dist_u[kBatch], dist_v[kBatch];
+  // The colours of the batch whose table entry is empty, and where each
+  // one's Lab goes (2 i for pixel i's reference, 2 i + 1 for its distorted).
+  alignas(64) std::uint32_t new_y[2 * kBatch], new_u[2 * kBatch], new_v[2 * kBatch];
+  alignas(64) float new_l[2 * kBatch], new_a[2 * kBatch], new_b[2 * kBatch];
+  std::uint32_t new_at[2 * kBatch];
   std::uint64_t ref_key[kBatch], dist_key[kBatch];
   bool to_cache[kBatch];
   float values[kBatch];
   std::size_t n = 0;
 };
+
+// The batch's Lab pairs from the 8-bit table; the colours whose entry is
+// empty get their Lab from the SIMD level's lab kernel (R's lab_from_yuv, the
+// same bits as get()), all at once, and fill their entries.
+void fill_from_table(LabTable8& table, PendingPixels& p, const LabScale& scale, const Kernels& kernels) {
+  LabPairs& q = p.pairs;
+  std::size_t fresh = 0;
+  auto find = [&](std::size_t i, unsigned side, unsigned y, unsigned u, unsigned v, float* l, float* a, float* b) {
+    if (table.find_into(y, u, v, l, a, b)) return;
+    p.new_y[fresh] = y, p.new_u[fresh] = u, p.new_v[fresh] = v;
+    p.new_at[fresh++] = static_cast<std::uint32_t>(2 * i + side);
+  };
+  for (std::size_t i = 0; i < p.n; ++i) {
+    find(i, 0, p.ref_y[i], p.ref_u[i], p.ref_v[i], &q.l1[i], &q.a1[i], &q.b1[i]);
+    find(i, 1, p.dist_y[i], p.dist_u[i], p.dist_v[i], &q.l2[i], &q.a2[i], &q.b2[i]);
+  }
+  if (fresh == 0) return;
+  kernels.lab(p.new_y, p.new_u, p.new_v, fresh, scale, p.new_l, p.new_a, p.new_b);
+  for (std::size_t k = 0; k < fresh; ++k) {
+    const Lab lab{p.new_l[k], p.new_a[k], p.new_b[k]};
+    table.put(p.new_y[k], p.new_u[k], p.new_v[k], lab);
+    const std::size_t i = p.new_at[k] / 2;
+    if (p.new_at[k] % 2 == 0) {
+      q.l1[i] = lab.l, q.a1[i] = lab.a, q.b1[i] = lab.b;
+    } else {
+      q.l2[i] = lab.l, q.a2[i] = lab.a, q.b2[i] = lab.b;
+    }
+  }
+}
 
 template <class Sample>
 void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const PictureView& dist, unsigned x0, unsigned x1,
@@ -152,7 +200,9 @@ void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const Picture
   if (!sf64 && &kernels != &scalar_kernels()) pending = std::make_unique<PendingPixels>();
   auto flush = [&] {
     PendingPixels& p = *pending;
-    if (!table) {
+    if (table) {
+      fill_from_table(*table, p, c.scale, kernels);
+    } else {
       kernels.lab(p.ref_y, p.ref_u, p.ref_v, p.n, c.scale, p.pairs.l1, p.pairs.a1, p.pairs.b1);
       kernels.lab(p.dist_y, p.dist_u, p.dist_v, p.n, c.scale, p.pairs.l2, p.pairs.a2, p.pairs.b2);
     }
@@ -168,17 +218,11 @@ void add_region_t(rmath::ExactSumF32& acc, const PictureView& ref, const Picture
     PendingPixels& p = *pending;
     const std::size_t i = p.n;
     if (table) {
-      const Lab lr = table->get(r0, r1, r2), ld = table->get(d0, d1, d2);
-      p.pairs.l1[i] = lr.l;
-      p.pairs.a1[i] = lr.a;
-      p.pairs.b1[i] = lr.b;
-      p.pairs.l2[i] = ld.l;
-      p.pairs.a2[i] = ld.a;
-      p.pairs.b2[i] = ld.b;
-    } else {
-      p.ref_y[i] = r0, p.ref_u[i] = r1, p.ref_v[i] = r2;
-      p.dist_y[i] = d0, p.dist_u[i] = d1, p.dist_v[i] = d2;
+      table->prefetch(r0, r1, r2);
+      table->prefetch(d0, d1, d2);
     }
+    p.ref_y[i] = r0, p.ref_u[i] = r1, p.ref_v[i] = r2;
+    p.dist_y[i] = d0, p.dist_u[i] = d1, p.dist_v[i] = d2;
     p.to_cache[i] = to_cache;
     p.ref_key[i] = kr;
     p.dist_key[i] = kd;

@@ -3,8 +3,9 @@
 // (ciede_cpu.cpp defines them). Everything here returns R's values
 // bit for bit; the table and the cache only skip recomputation.
 //   - LabTable8: R's Lab of every 8-bit colour, filled lazily (an entry is
-//     computed with HostMath the first time a pixel needs it) and shared by
-//     all threads of the process. 2^24 entries of 16 bytes (L, a, b as the
+//     computed the first time a pixel needs it: by HostMath, or by the SIMD
+//     level's lab kernel for a batch's new colours, the same bits) and
+//     shared by all threads of the process. 2^24 entries of 16 bytes (L, a, b as the
 //     floats the formula reads, and a state word) in zero pages that are only
 //     backed once touched: a clip touches the pages of its colours.
 //   - PairCache: a small direct-mapped cache, per worker, of the deltaE of
@@ -47,6 +48,16 @@ class LabTable8 {
   static LabTable8& instance();
   // R's Lab of the 8-bit colour (y, u, v): lab_from_yuv with HostMath.
   Lab get(unsigned y, unsigned u, unsigned v);
+  // The entry's values written to *l, *a, *b if it is filled (as bits: a Lab
+  // returned in registers went through the stack, and the 8-byte reload of
+  // two 4-byte stores stalled every lookup); false if it is empty.
+  bool find_into(unsigned y, unsigned u, unsigned v, float* l, float* a, float* b) const;
+  // Starts loading the colour's entry (a batch looks it up later).
+  void prefetch(unsigned y, unsigned u, unsigned v) const {
+    __builtin_prefetch(words_ + std::size_t{4} * colour_index8(y, u, v));
+  }
+  // Fills the entry with `lab`, which must be R's Lab of the colour.
+  void put(unsigned y, unsigned u, unsigned v, const Lab& lab);
   // Entries computed so far (a test hook; counts with a scan).
   std::uint64_t filled_entries() const;
 
