@@ -284,6 +284,26 @@ EXACTVMAF_TARGET_AVX2 inline __m256i round_pack_outputs(__m256i a, __m256i b) {
   return _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xd8);
 }
 
+// acc (ref columns 0-7, 8-15, dis columns 0-7, 8-15 of sixteen outputs) +=
+// the madd steps from ref / dis, unrolled: a run-time loop over the steps
+// rebuilt each step's taps from memory (GCC 12), as horizontal_steps notes.
+template <int To, int M = 0>
+EXACTVMAF_TARGET_AVX2 inline void decimate_horizontal_steps(const std::uint16_t* ref, const std::uint16_t* dis,
+                                                            __m256i* acc) {
+  constexpr MaddSteps steps = madd_steps<To>();
+  if constexpr (M < steps.count) {
+    constexpr MaddStep step = steps.step[M];
+    const __m256i taps = _mm256_set1_epi32(static_cast<int>((step.hi << 16) | step.lo));
+    const std::uint16_t* rows[2] = {ref + step.offset, dis + step.offset};
+    for (int q = 0; q < 2; ++q)
+      for (int v = 0; v < 2; ++v) {
+        const __m256i pairs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[q] + 16 * v));
+        acc[2 * q + v] = _mm256_add_epi32(acc[2 * q + v], _mm256_madd_epi16(pairs, taps));
+      }
+    decimate_horizontal_steps<To, M + 1>(ref, dis, acc);
+  }
+}
+
 template <int To, class Sample>
 EXACTVMAF_TARGET_AVX2 void decimate_row_x16(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
                                             std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i, unsigned bpc,
@@ -291,7 +311,6 @@ EXACTVMAF_TARGET_AVX2 void decimate_row_x16(const Sample* ref, std::ptrdiff_t re
                                             std::uint16_t* out_dis) {
   static_assert(madd_steps_are_the_filter<To>());
   constexpr int width = filter_width(To), radius = width / 2;
-  constexpr MaddSteps steps = madd_steps<To>();
   const unsigned shift = decimation_vertical_shift(To, bpc);
   const std::uint32_t round = std::uint32_t{1} << (shift - 1);
   const Sample* r[width];
@@ -323,17 +342,9 @@ EXACTVMAF_TARGET_AVX2 void decimate_row_x16(const Sample* ref, std::ptrdiff_t re
   // column, w + radius - 1, while jo + 16 <= w / 2.
   for (; jo + 16 <= wo; jo += 16) {
     const unsigned base = row_pad + 2 * jo - radius;
-    __m256i ar[2] = {bias_start, bias_start}, ad[2] = {bias_start, bias_start};
-    for (int m = 0; m < steps.count; ++m) {
-      const __m256i taps = _mm256_set1_epi32(static_cast<int>((steps.step[m].hi << 16) | steps.step[m].lo));
-      const unsigned at = base + static_cast<unsigned>(steps.step[m].offset);
-      for (int v = 0; v < 2; ++v) {
-        const auto* pr = reinterpret_cast<const __m256i*>(row_ref + at + 16 * v);
-        const auto* pd = reinterpret_cast<const __m256i*>(row_dis + at + 16 * v);
-        ar[v] = _mm256_add_epi32(ar[v], _mm256_madd_epi16(_mm256_loadu_si256(pr), taps));
-        ad[v] = _mm256_add_epi32(ad[v], _mm256_madd_epi16(_mm256_loadu_si256(pd), taps));
-      }
-    }
+    __m256i acc[4] = {bias_start, bias_start, bias_start, bias_start};
+    decimate_horizontal_steps<To>(row_ref + base, row_dis + base, acc);
+    const __m256i ar[2] = {acc[0], acc[1]}, ad[2] = {acc[2], acc[3]};
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out_ref + jo), round_pack_outputs(ar[0], ar[1]));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out_dis + jo), round_pack_outputs(ad[0], ad[1]));
   }
