@@ -566,6 +566,11 @@ void horizontal_tail(const HalfRows& h, unsigned j0, unsigned j1, double gain_li
   }
 }
 
+#ifndef EXACTVMAF_VIF_AVX2_VECTOR_LOG_MIN
+#define EXACTVMAF_VIF_AVX2_VECTOR_LOG_MIN 3
+#endif
+inline constexpr int vector_log_min = EXACTVMAF_VIF_AVX2_VECTOR_LOG_MIN;
+
 // Horizontal pass and per-pixel statistic, sixteen columns at a time as the
 // even then the odd eight (the pixels' sums are integers: any order): the tap
 // sums and the variances in vectors; pixels below the noise variance (the
@@ -584,9 +589,9 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const HalfRows& halves, unsigned w, double
   __m256i non_log_sum = zero;  // 4 x int64
   std::int64_t non_log_count = 0;
   alignas(32) std::int32_t s1[8], s2[8], s12[8];
-  // The vector log branch pays at scale 0; at scales 1-3 (smaller tap loop)
-  // having it in this loop cost more than it saved (measured, AMD Zen AVX2).
-  const bool vector_log = Scale == 0 && vector_log_branch(gain_limit, log2_table);
+  // The vector log branch for groups with at least vector_log_min log
+  // lanes, lane by lane below that (few lanes: the scalar branch costs less).
+  const bool vector_log = vector_log_branch(gain_limit, log2_table);
   const __m256d limit = _mm256_set1_pd(gain_limit);
   LogSums log_sums{zero, zero};
   const unsigned w16 = w & ~15u;
@@ -609,7 +614,7 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const HalfRows& halves, unsigned w, double
     non_log_sum = _mm256_add_epi64(non_log_sum, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(add)));
     non_log_sum = _mm256_add_epi64(non_log_sum, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(add, 1)));
     non_log_count += 8 - __builtin_popcount(static_cast<unsigned>(log_lanes));
-    if (log_lanes != 0 && vector_log) {
+    if (vector_log && __builtin_popcount(static_cast<unsigned>(log_lanes)) >= vector_log_min) {
       log_branch_x8(sigma1, sigma2, sigma12, is_log, limit, log2_table, log_sums);
     } else if (log_lanes != 0) {
       _mm256_store_si256(reinterpret_cast<__m256i*>(s1), sigma1);
