@@ -426,15 +426,27 @@ EXACTVMAF_TARGET_AVX2 inline __m256i trunc_nonneg_f64_to_u64(__m256d p) {
                          _mm256_srlv_epi64(mantissa, _mm256_sub_epi64(_mm256_setzero_si256(), e)));
 }
 
-// The log branch's sums, 4 x int64 each.
-struct LogSums {
-  __m256i den_log, num_log;
-};
-
 EXACTVMAF_TARGET_AVX2 inline void add_i32x8_to_i64x4(__m256i& acc, __m256i v) {
   acc = _mm256_add_epi64(acc, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
   acc = _mm256_add_epi64(acc, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)));
 }
+
+// The log branch's sums: 4 x int64 each, and 8 x int32 of the groups since
+// the last spill. A lane's den term is in [0, 15 * 2048] and its num term in
+// [0, 60 * 2048] (log2_q11 of numer1_tmp >= numer1, both below 2^60), so
+// 8192 groups stay below 2^30 in int32: spilled every spill_groups groups.
+struct LogSums {
+  __m256i den_log, num_log;
+  __m256i den32 = _mm256_setzero_si256(), num32 = _mm256_setzero_si256();
+  unsigned groups = 0;
+  static constexpr unsigned spill_groups = 8192;
+  EXACTVMAF_TARGET_AVX2 void spill() {
+    add_i32x8_to_i64x4(den_log, den32);
+    add_i32x8_to_i64x4(num_log, num32);
+    den32 = num32 = _mm256_setzero_si256();
+    groups = 0;
+  }
+};
 
 // accumulate_pixel's log branch for the lanes of is_log (sigma1 >= sigma_nsq;
 // sigma2 already clamped at 0): the same integer steps, the fp64 islands as
@@ -451,7 +463,8 @@ EXACTVMAF_TARGET_AVX2 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, 
   // look up sigma_nsq + sigma_nsq and are dropped.
   const __m256i x = _mm256_add_epi32(_mm256_blendv_epi8(nsq, sigma1, is_log), nsq);
   const __m256i den = _mm256_sub_epi32(log2_q11_u32x8(x, table), _mm256_set1_epi32(log2_sigma_nsq_q11));
-  add_i32x8_to_i64x4(sums.den_log, _mm256_and_si256(den, is_log));
+  if (++sums.groups == LogSums::spill_groups) sums.spill();
+  sums.den32 = _mm256_add_epi32(sums.den32, _mm256_and_si256(den, is_log));
   // num_log where also sigma12 > 0 and sigma2 > 0 (m). Lanes outside m take
   // sigma1 = sigma_nsq, sigma2 = sigma12 = 0: gain 0, numer1_tmp = numer1,
   // so they add 0.
@@ -483,8 +496,8 @@ EXACTVMAF_TARGET_AVX2 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, 
   const __m256i numer1_tmp_hi =
       _mm256_add_epi64(gain_sq_variance[1], _mm256_cvtepu32_epi64(_mm256_extracti128_si256(numer1, 1)));
   // log2_q11_u64 of a uint32 is log2_q11_u32 (48 - clz64 = 16 - clz32).
-  add_i32x8_to_i64x4(sums.num_log, _mm256_sub_epi32(log2_q11_u64x8(numer1_tmp_lo, numer1_tmp_hi, table),
-                                                    log2_q11_u32x8(numer1, table)));
+  sums.num32 = _mm256_add_epi32(sums.num32, _mm256_sub_epi32(log2_q11_u64x8(numer1_tmp_lo, numer1_tmp_hi, table),
+                                                             log2_q11_u32x8(numer1, table)));
 }
 
 // Whether log_branch_x8 may run: its gathers need the padded table (the one
@@ -518,6 +531,7 @@ EXACTVMAF_TARGET_AVX2 Residuals accumulate_pixels(const std::int32_t* s1, const 
     res.den_non_log += 8 - __builtin_popcount(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(is_log))));
   }
   alignas(32) std::int64_t lanes[3][4];
+  sums.spill();
   _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[0]), sums.den_log);
   _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[1]), sums.num_log);
   _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[2]), non_log_sum);
@@ -628,6 +642,7 @@ EXACTVMAF_TARGET_AVX2 void horizontal(const HalfRows& halves, unsigned w, double
   }
   alignas(32) std::int64_t sums[3][4];
   _mm256_store_si256(reinterpret_cast<__m256i*>(sums[0]), non_log_sum);
+  log_sums.spill();
   _mm256_store_si256(reinterpret_cast<__m256i*>(sums[1]), log_sums.den_log);
   _mm256_store_si256(reinterpret_cast<__m256i*>(sums[2]), log_sums.num_log);
   for (int l = 0; l < 4; ++l) {
