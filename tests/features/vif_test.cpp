@@ -232,7 +232,8 @@ void check_accumulate(VifCheck& check) {
     s2.push_back(static_cast<std::int32_t>(((q >> 32) & 0x7fffffff) >> shift2) - ((r >> 20) % 7 == 0 ? 1000 : 0));
     s12.push_back(static_cast<std::int32_t>(mix(state++) & 0xffffffff) >> (static_cast<unsigned>(r >> 28) % 31));
   }
-  for (double limit : {1.0, 1.3, 100.0})
+  // Also the largest limit the AVX2 vector branch takes (1024) and one above it.
+  for (double limit : {1.0, 1.3, 100.0, 1024.0, 1025.0})
     check.check("accumulate_pixels", &vif::Kernels::accumulate_pixels, fmt::format("gain limit {}", limit),
                 [&](auto fn) {
                   const vif::Residuals r = fn(s1.data(), s2.data(), s12.data(), s1.size(), limit, vif::log2_table());

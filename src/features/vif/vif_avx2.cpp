@@ -388,42 +388,26 @@ EXACTVMAF_TARGET_AVX2 inline __m256i log2_q11_u32x8(__m256i x, const std::uint16
   return log2_from_top(_mm256_srlv_epi32(x, k), k, table);
 }
 
-// floor(log2 x) - 15 (log2_q11_u64's shift 48 - clz(x)) per uint64 lane,
-// 2^8 <= x < 2^60: y = x >> 8 (< 2^52) is exactly (2^52 + y) - 2^52 with
-// 2^52 + y built from the bits, and its exponent is floor(log2 x) - 8.
-EXACTVMAF_TARGET_AVX2 inline __m256i log2_shift_u64(__m256i x) {
-  const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
-  const __m256d y = _mm256_sub_pd(
-      _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 8), _mm256_castpd_si256(two52))), two52);
-  return _mm256_sub_epi64(_mm256_srli_epi64(_mm256_castpd_si256(y), 52), _mm256_set1_epi64x(1023 - 8 + 15));
-}
-
 // The low 32 bits of the 64-bit lanes of a then b, in lane order.
 EXACTVMAF_TARGET_AVX2 inline __m256i narrow_u64x8(__m256i a, __m256i b) {
   return _mm256_permutevar8x32_epi32(_mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xaa),
                                      _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
 }
 
-// log2_q11_u64 of four uint64 lanes lo and four hi (2^16 <= x < 2^60), as
-// eight int32 lanes in the order lo, hi.
-EXACTVMAF_TARGET_AVX2 inline __m256i log2_q11_u64x8(__m256i lo, __m256i hi, const std::uint16_t* table) {
-  const __m256i k_lo = log2_shift_u64(lo), k_hi = log2_shift_u64(hi);
-  return log2_from_top(narrow_u64x8(_mm256_srlv_epi64(lo, k_lo), _mm256_srlv_epi64(hi, k_hi)),
-                       narrow_u64x8(k_lo, k_hi), table);
-}
-
-// x86_trunc_i64 for 0 <= p < 2^63 (the only values gain_sq_variance_i64
-// meets here, see log_branch_x8), from the bits: AVX2 has no cvttpd2qq. The
-// mantissa with its hidden bit is shifted by exponent - 52; a shift count
-// that is negative as int64 is huge as uint64, and vpsllvq / vpsrlvq give 0
-// for it (so do counts >= 64, which covers p < 1, zeros and subnormals).
-EXACTVMAF_TARGET_AVX2 inline __m256i trunc_nonneg_f64_to_u64(__m256d p) {
-  const __m256i bits = _mm256_castpd_si256(p);
-  const __m256i e = _mm256_sub_epi64(_mm256_srli_epi64(bits, 52), _mm256_set1_epi64x(1023 + 52));
-  const __m256i mantissa = _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi64x((std::int64_t{1} << 52) - 1)),
-                                           _mm256_set1_epi64x(std::int64_t{1} << 52));
-  return _mm256_or_si256(_mm256_sllv_epi64(mantissa, e),
-                         _mm256_srlv_epi64(mantissa, _mm256_sub_epi64(_mm256_setzero_si256(), e)));
+// log2_q11_u64 of four integers lo and four hi held exactly as doubles,
+// 2^15 <= x < 2^53, as eight int32 lanes in the order lo, hi. With x's
+// exponent e = floor(log2 x), the shift 48 - clz(x) is k = e - 15, and
+// x >> k = 2^15 + (the top 15 bits of the stored mantissa): the table index
+// is those bits, with no shift by k.
+EXACTVMAF_TARGET_AVX2 inline __m256i log2_q11_exact_f64x8(__m256d lo, __m256d hi, const std::uint16_t* table) {
+  const __m256i bits_lo = _mm256_castpd_si256(lo), bits_hi = _mm256_castpd_si256(hi);
+  const __m256i index = _mm256_and_si256(
+      narrow_u64x8(_mm256_srli_epi64(bits_lo, 37), _mm256_srli_epi64(bits_hi, 37)), _mm256_set1_epi32(0x7fff));
+  const __m256i k = _mm256_sub_epi32(narrow_u64x8(_mm256_srli_epi64(bits_lo, 52), _mm256_srli_epi64(bits_hi, 52)),
+                                     _mm256_set1_epi32(1023 + 15));
+  const __m256i entry = _mm256_and_si256(
+      _mm256_i32gather_epi32(reinterpret_cast<const int*>(table), index, 2), _mm256_set1_epi32(0xffff));
+  return _mm256_add_epi32(entry, _mm256_slli_epi32(k, 11));
 }
 
 EXACTVMAF_TARGET_AVX2 inline void add_i32x8_to_i64x4(__m256i& acc, __m256i v) {
@@ -433,7 +417,7 @@ EXACTVMAF_TARGET_AVX2 inline void add_i32x8_to_i64x4(__m256i& acc, __m256i v) {
 
 // The log branch's sums: 4 x int64 each, and 8 x int32 of the groups since
 // the last spill. A lane's den term is in [0, 15 * 2048] and its num term in
-// [0, 60 * 2048] (log2_q11 of numer1_tmp >= numer1, both below 2^60), so
+// [0, 53 * 2048] (log2_q11 of numer1_tmp >= numer1, both below 2^53), so
 // 8192 groups stay below 2^30 in int32: spilled every spill_groups groups.
 struct LogSums {
   __m256i den_log, num_log;
@@ -450,11 +434,13 @@ struct LogSums {
 
 // accumulate_pixel's log branch for the lanes of is_log (sigma1 >= sigma_nsq;
 // sigma2 already clamped at 0): the same integer steps, the fp64 islands as
-// the same IEEE operations per lane in the same order. gain_limit >= 0.
-// Ranges where the branch computes numer1_tmp (sigma12 > 0, sigma2 > 0):
-// g_raw = sigma12 / (sigma1 + eps) <= 2^31 / 2^17 = 2^14, so
-// 0 <= g = min(g_raw, limit) <= 2^14 and 0 <= g * g * sigma1 <= 2^59: the
-// int64 truncation is in range and numer1_tmp < 2^59 + 2^32 < 2^60.
+// the same IEEE operations per lane in the same order. 0 <= gain_limit <=
+// max_vector_gain_limit. Ranges where the branch computes numer1_tmp
+// (sigma12 > 0, sigma2 > 0): 0 <= g = min(g_raw, limit) <= 2^10, so
+// 0 <= p = g * g * sigma1 < 2^20 * 2^31 (1 + 2^-52)^2 < 2^52: its
+// truncation (roundpd toward zero) is an integer below 2^52, equal to
+// x86_trunc_i64's, and numer1_tmp = trunc(p) + max(sv, 0) + sigma_nsq is a
+// sum of integers below 2^53, exact in double in any order.
 EXACTVMAF_TARGET_AVX2 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, __m256i sigma12, __m256i is_log,
                                                 __m256d gain_limit, const std::uint16_t* table, LogSums& sums) {
   const __m256i zero = _mm256_setzero_si256();
@@ -474,8 +460,10 @@ EXACTVMAF_TARGET_AVX2 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, 
   const __m256i s1 = _mm256_blendv_epi8(nsq, sigma1, m);
   const __m256i s2 = _mm256_and_si256(sigma2, m), s12 = _mm256_and_si256(sigma12, m);
   const __m256d eps = _mm256_set1_pd(gain_eps);
+  const __m256d nsq_d = _mm256_set1_pd(static_cast<double>(sigma_nsq));
+  const __m128i zero4 = _mm_setzero_si128();
   __m128i sv[2];
-  __m256i gain_sq_variance[2];
+  __m256d numer1_tmp[2];
   const __m128i s1_half[2] = {_mm256_castsi256_si128(s1), _mm256_extracti128_si256(s1, 1)};
   const __m128i s2_half[2] = {_mm256_castsi256_si128(s2), _mm256_extracti128_si256(s2, 1)};
   const __m128i s12_half[2] = {_mm256_castsi256_si128(s12), _mm256_extracti128_si256(s12, 1)};
@@ -484,26 +472,27 @@ EXACTVMAF_TARGET_AVX2 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, 
     const __m256d d12 = _mm256_cvtepi32_pd(s12_half[half]);
     const __m256d g_raw = _mm256_div_pd(d12, _mm256_add_pd(d1, eps));
     // cvttpd2dq: INT32_MIN out of range, as x86_trunc_i32.
-    sv[half] = _mm256_cvttpd_epi32(_mm256_sub_pd(d2, _mm256_mul_pd(g_raw, d12)));
+    sv[half] = _mm_max_epi32(_mm256_cvttpd_epi32(_mm256_sub_pd(d2, _mm256_mul_pd(g_raw, d12))), zero4);
     // min_gain: g_raw < limit ? g_raw : limit, as (v)minpd.
     const __m256d g = _mm256_min_pd(g_raw, gain_limit);
-    gain_sq_variance[half] = trunc_nonneg_f64_to_u64(_mm256_mul_pd(_mm256_mul_pd(g, g), d1));
+    const __m256d gain_sq_variance =
+        _mm256_round_pd(_mm256_mul_pd(_mm256_mul_pd(g, g), d1), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    numer1_tmp[half] = _mm256_add_pd(gain_sq_variance, _mm256_add_pd(_mm256_cvtepi32_pd(sv[half]), nsq_d));
   }
   // numer1 = max(sv, 0) + sigma_nsq < 2^32.
-  const __m256i numer1 = _mm256_add_epi32(_mm256_max_epi32(_mm256_set_m128i(sv[1], sv[0]), zero), nsq);
-  const __m256i numer1_tmp_lo =
-      _mm256_add_epi64(gain_sq_variance[0], _mm256_cvtepu32_epi64(_mm256_castsi256_si128(numer1)));
-  const __m256i numer1_tmp_hi =
-      _mm256_add_epi64(gain_sq_variance[1], _mm256_cvtepu32_epi64(_mm256_extracti128_si256(numer1, 1)));
+  const __m256i numer1 = _mm256_add_epi32(_mm256_set_m128i(sv[1], sv[0]), nsq);
   // log2_q11_u64 of a uint32 is log2_q11_u32 (48 - clz64 = 16 - clz32).
-  sums.num32 = _mm256_add_epi32(sums.num32, _mm256_sub_epi32(log2_q11_u64x8(numer1_tmp_lo, numer1_tmp_hi, table),
+  sums.num32 = _mm256_add_epi32(sums.num32, _mm256_sub_epi32(log2_q11_exact_f64x8(numer1_tmp[0], numer1_tmp[1], table),
                                                              log2_q11_u32x8(numer1, table)));
 }
 
+// The largest gain limit log_branch_x8 takes (the options allow [1, 100]).
+inline constexpr double max_vector_gain_limit = 1024.0;
+
 // Whether log_branch_x8 may run: its gathers need the padded table (the one
-// log2_table() returns), and its ranges need a gain limit >= 0 (not NaN; options give [1, 100]).
+// log2_table() returns), and its ranges need 0 <= gain limit <= max_vector_gain_limit (not NaN).
 inline bool vector_log_branch(double gain_limit, const std::uint16_t* log2_table) {
-  return gain_limit >= 0.0 && log2_table == vif::log2_table();
+  return gain_limit >= 0.0 && gain_limit <= max_vector_gain_limit && log2_table == vif::log2_table();
 }
 
 // accumulate_pixel over n pixels given as arrays, eight at a time (tests
