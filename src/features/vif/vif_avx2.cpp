@@ -9,6 +9,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 namespace exactvmaf::vif {
@@ -355,9 +356,40 @@ EXACTVMAF_TARGET_AVX2 void decimate_row_x16(const Sample* ref, std::ptrdiff_t re
   }
 }
 
+// A vector constant read from memory. In the horizontal pass, which runs out
+// of registers, GCC 12 rebuilt each _mm256_set1 constant in every iteration
+// (mov, vmovd, vpbroadcastd: three instructions, two of them on port 5);
+// a load instead folds into the instruction that uses it. The empty asm hides
+// the array's values (its address stays the same), so the compiler cannot
+// rebuild the constant from them.
+template <class T, T V>
+EXACTVMAF_TARGET_AVX2 inline const T* constant_lanes() {
+  static constexpr std::size_t n = 32 / sizeof(T);
+  alignas(32) static constexpr std::array<T, n> lanes = [] {
+    std::array<T, n> a{};
+    for (T& x : a) x = V;
+    return a;
+  }();
+  const T* p = lanes.data();
+  __asm__("" : "+r"(p));
+  return p;
+}
+template <std::int32_t V>
+EXACTVMAF_TARGET_AVX2 inline __m256i const_i32() {
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(constant_lanes<std::int32_t, V>()));
+}
+template <std::int64_t V>
+EXACTVMAF_TARGET_AVX2 inline __m256i const_i64() {
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(constant_lanes<std::int64_t, V>()));
+}
+template <double V>
+EXACTVMAF_TARGET_AVX2 inline __m256d const_f64() {
+  return _mm256_load_pd(constant_lanes<double, V>());
+}
+
 // (uint32_t)((a * b + 2^31) >> 32) per uint32 lane.
 EXACTVMAF_TARGET_AVX2 inline __m256i mul_round_hi32(__m256i a, __m256i b) {
-  const __m256i half = _mm256_set1_epi64x(std::int64_t{1} << 31);
+  const __m256i half = const_i64<std::int64_t{1} << 31>();
   const __m256i e = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a, b), half), 32);
   const __m256i o = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32)), half);
   return _mm256_blend_epi32(e, o, 0xaa);
@@ -365,7 +397,7 @@ EXACTVMAF_TARGET_AVX2 inline __m256i mul_round_hi32(__m256i a, __m256i b) {
 
 // R's (uint32)((hi * 2^16 + lo + 2^15) >> 16) from the two halves' sums.
 EXACTVMAF_TARGET_AVX2 inline __m256i square_sum(__m256i lo, __m256i hi) {
-  const __m256i low = _mm256_srli_epi32(_mm256_add_epi32(_mm256_srli_epi32(lo, 1), _mm256_set1_epi32(16384)), 15);
+  const __m256i low = _mm256_srli_epi32(_mm256_add_epi32(_mm256_srli_epi32(lo, 1), const_i32<16384>()), 15);
   return _mm256_add_epi32(hi, low);
 }
 
@@ -373,9 +405,9 @@ EXACTVMAF_TARGET_AVX2 inline __m256i square_sum(__m256i lo, __m256i hi) {
 
 // table[top - 32768] + 2048 k per lane (top in [2^15, 2^16)).
 EXACTVMAF_TARGET_AVX2 inline __m256i log2_from_top(__m256i top, __m256i k, const std::uint16_t* table) {
-  const __m256i index = _mm256_sub_epi32(top, _mm256_set1_epi32(log2_table_first));
+  const __m256i index = _mm256_sub_epi32(top, const_i32<log2_table_first>());
   const __m256i entry = _mm256_and_si256(
-      _mm256_i32gather_epi32(reinterpret_cast<const int*>(table), index, 2), _mm256_set1_epi32(0xffff));
+      _mm256_i32gather_epi32(reinterpret_cast<const int*>(table), index, 2), const_i32<0xffff>());
   return _mm256_add_epi32(entry, _mm256_slli_epi32(k, 11));
 }
 
@@ -384,14 +416,17 @@ EXACTVMAF_TARGET_AVX2 inline __m256i log2_from_top(__m256i top, __m256i k, const
 // exactly, with exponent floor(log2 x) - 8 (x >= 2^8).
 EXACTVMAF_TARGET_AVX2 inline __m256i log2_q11_u32x8(__m256i x, const std::uint16_t* table) {
   const __m256i biased = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_srli_epi32(x, 8))), 23);
-  const __m256i k = _mm256_sub_epi32(biased, _mm256_set1_epi32(127 - 8 + 15));
+  const __m256i k = _mm256_sub_epi32(biased, const_i32<127 - 8 + 15>());
   return log2_from_top(_mm256_srlv_epi32(x, k), k, table);
 }
 
 // The low 32 bits of the 64-bit lanes of a then b, in lane order.
 EXACTVMAF_TARGET_AVX2 inline __m256i narrow_u64x8(__m256i a, __m256i b) {
+  alignas(32) static constexpr std::int32_t order[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+  const std::int32_t* p = order;
+  __asm__("" : "+r"(p));  // a load, as constant_lanes
   return _mm256_permutevar8x32_epi32(_mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xaa),
-                                     _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+                                     _mm256_load_si256(reinterpret_cast<const __m256i*>(p)));
 }
 
 // log2_q11_u64 of four integers lo and four hi held exactly as doubles,
@@ -402,11 +437,11 @@ EXACTVMAF_TARGET_AVX2 inline __m256i narrow_u64x8(__m256i a, __m256i b) {
 EXACTVMAF_TARGET_AVX2 inline __m256i log2_q11_exact_f64x8(__m256d lo, __m256d hi, const std::uint16_t* table) {
   const __m256i bits_lo = _mm256_castpd_si256(lo), bits_hi = _mm256_castpd_si256(hi);
   const __m256i index = _mm256_and_si256(
-      narrow_u64x8(_mm256_srli_epi64(bits_lo, 37), _mm256_srli_epi64(bits_hi, 37)), _mm256_set1_epi32(0x7fff));
+      narrow_u64x8(_mm256_srli_epi64(bits_lo, 37), _mm256_srli_epi64(bits_hi, 37)), const_i32<0x7fff>());
   const __m256i k = _mm256_sub_epi32(narrow_u64x8(_mm256_srli_epi64(bits_lo, 52), _mm256_srli_epi64(bits_hi, 52)),
-                                     _mm256_set1_epi32(1023 + 15));
+                                     const_i32<1023 + 15>());
   const __m256i entry = _mm256_and_si256(
-      _mm256_i32gather_epi32(reinterpret_cast<const int*>(table), index, 2), _mm256_set1_epi32(0xffff));
+      _mm256_i32gather_epi32(reinterpret_cast<const int*>(table), index, 2), const_i32<0xffff>());
   return _mm256_add_epi32(entry, _mm256_slli_epi32(k, 11));
 }
 
@@ -444,11 +479,11 @@ struct LogSums {
 EXACTVMAF_TARGET_AVX2 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, __m256i sigma12, __m256i is_log,
                                                 __m256d gain_limit, const std::uint16_t* table, LogSums& sums) {
   const __m256i zero = _mm256_setzero_si256();
-  const __m256i nsq = _mm256_set1_epi32(sigma_nsq);
+  const __m256i nsq = const_i32<sigma_nsq>();
   // den_log: log2_q11_u32(sigma_nsq + sigma1) - 2048 * 17; the other lanes
   // look up sigma_nsq + sigma_nsq and are dropped.
   const __m256i x = _mm256_add_epi32(_mm256_blendv_epi8(nsq, sigma1, is_log), nsq);
-  const __m256i den = _mm256_sub_epi32(log2_q11_u32x8(x, table), _mm256_set1_epi32(log2_sigma_nsq_q11));
+  const __m256i den = _mm256_sub_epi32(log2_q11_u32x8(x, table), const_i32<log2_sigma_nsq_q11>());
   if (++sums.groups == LogSums::spill_groups) sums.spill();
   sums.den32 = _mm256_add_epi32(sums.den32, _mm256_and_si256(den, is_log));
   // num_log where also sigma12 > 0 and sigma2 > 0 (m). Lanes outside m take
@@ -459,8 +494,8 @@ EXACTVMAF_TARGET_AVX2 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, 
   if (_mm256_testz_si256(m, m)) return;
   const __m256i s1 = _mm256_blendv_epi8(nsq, sigma1, m);
   const __m256i s2 = _mm256_and_si256(sigma2, m), s12 = _mm256_and_si256(sigma12, m);
-  const __m256d eps = _mm256_set1_pd(gain_eps);
-  const __m256d nsq_d = _mm256_set1_pd(static_cast<double>(sigma_nsq));
+  const __m256d eps = const_f64<gain_eps>();
+  const __m256d nsq_d = const_f64<static_cast<double>(sigma_nsq)>();
   const __m128i zero4 = _mm_setzero_si128();
   __m128i sv[2];
   __m256d numer1_tmp[2];
