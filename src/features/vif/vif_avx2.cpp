@@ -109,6 +109,9 @@ EXACTVMAF_TARGET_AVX2 inline void vertical_s0_u8_half(const std::uint8_t* const*
     acc[2] = _mm256_add_epi32(acc[2], _mm256_madd_epi16(biased_product_u16(x, x), taps));
     acc[3] = _mm256_add_epi32(acc[3], _mm256_madd_epi16(biased_product_u16(y, y), taps));
     acc[4] = _mm256_add_epi32(acc[4], _mm256_madd_epi16(biased_product_u16(x, y), taps));
+    // Keeps the sums chains, as horizontal_steps does: GCC 12 otherwise
+    // reassociated them into trees and spilled the products.
+    for (int q = 0; q < 5; ++q) __asm__("" : "+x"(acc[q]));
     vertical_s0_u8_half<Hi, K + 2>(r, d, j, acc);
   }
 }
@@ -133,6 +136,9 @@ EXACTVMAF_TARGET_AVX2 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_
   for (; j + 16 <= w; j += 16) {
     __m256i lo[5] = {zero, zero, bias32, bias32, bias32}, hi[5] = {zero, zero, bias32, bias32, bias32};
     vertical_s0_u8_half<false>(r, d, j, lo);
+    // The high half loads the rows again: GCC 12 otherwise kept the low
+    // half's 36 loaded vectors for it, on the stack. No instruction.
+    __asm__ volatile("" ::: "memory");
     vertical_s0_u8_half<true>(r, d, j, hi);
     const unsigned c = row_pad + j;
     store_u16x16(out.a[kMu1] + c, pack_biased_x16(_mm256_srli_epi32(_mm256_add_epi32(lo[0], round_mu), 8),
