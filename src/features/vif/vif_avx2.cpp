@@ -269,6 +269,7 @@ EXACTVMAF_TARGET_AVX2 inline void decimate_vertical_taps(const Sample* const* r,
     acc[1] = madd_taps<tap_a, tap_b>(acc[1], _mm256_unpackhi_epi16(xa, xb));
     acc[2] = madd_taps<tap_a, tap_b>(acc[2], _mm256_unpacklo_epi16(ya, yb));
     acc[3] = madd_taps<tap_a, tap_b>(acc[3], _mm256_unpackhi_epi16(ya, yb));
+    for (int q = 0; q < 4; ++q) __asm__("" : "+x"(acc[q]));  // chains, as in horizontal_steps
     decimate_vertical_taps<To, Sample, K + 2>(r, d, j, acc);
   }
 }
@@ -307,6 +308,7 @@ EXACTVMAF_TARGET_AVX2 inline void decimate_horizontal_steps(const std::uint16_t*
         const __m256i pairs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[q] + 16 * v));
         acc[2 * q + v] = _mm256_add_epi32(acc[2 * q + v], _mm256_madd_epi16(pairs, taps));
       }
+    for (int q = 0; q < 4; ++q) __asm__("" : "+x"(acc[q]));  // chains, as in horizontal_steps
     decimate_horizontal_steps<To, M + 1>(ref, dis, acc);
   }
 }
