@@ -176,6 +176,7 @@ EXACTVMAF_TARGET_AVX2 inline __m256i narrow_shift(__m256i e, __m256i o, __m256i 
 
 // The vertical pass in 64-bit lanes (any sample up to 16 bits), eight
 // columns at a time: tap * x in uint32 (< 2^32), then times x in uint64.
+// Scale 0 with samples above 8 bits (scales 1-3: vertical_u16_madd).
 template <int Scale, class Sample>
 EXACTVMAF_TARGET_AVX2 void vertical_wide(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
                                          std::ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned i,
@@ -407,6 +408,109 @@ EXACTVMAF_TARGET_AVX2 inline __m256i mul_round_hi32(__m256i a, __m256i b) {
 EXACTVMAF_TARGET_AVX2 inline __m256i square_sum(__m256i lo, __m256i hi) {
   const __m256i low = _mm256_srli_epi32(_mm256_add_epi32(_mm256_srli_epi32(lo, 1), const_i32<16384>()), 15);
   return _mm256_add_epi32(hi, low);
+}
+
+EXACTVMAF_TARGET_AVX2 inline __m256i load_u16x16(const std::uint16_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+
+// One pass of vertical_u16_madd: for the rows K, K+1, ... of r (and d), the
+// 16-bit quantities Q of each row (x and y: their biased samples; xx, yy,
+// xy: the low and high halves of the products, biased), rows K and K+1
+// interleaved under their pair of taps. acc: quantity a's unpacklo and
+// unpackhi sums, then quantity b's.
+enum class U16Pass { mu, xx, yy, xy };
+template <U16Pass P>
+EXACTVMAF_TARGET_AVX2 inline void u16_quantities(__m256i x, __m256i y, __m256i& a, __m256i& b) {
+  const __m256i bias = _mm256_set1_epi16(static_cast<short>(0x8000));
+  if constexpr (P == U16Pass::mu) {
+    a = _mm256_xor_si256(x, bias);
+    b = _mm256_xor_si256(y, bias);
+  } else {
+    const __m256i u = P == U16Pass::yy ? y : x, v = P == U16Pass::xx ? x : y;
+    a = _mm256_xor_si256(_mm256_mullo_epi16(u, v), bias);  // low 16 bits of the product
+    b = _mm256_xor_si256(_mm256_mulhi_epu16(u, v), bias);  // high 16 bits
+  }
+}
+template <int Scale, U16Pass P, int K = 0>
+EXACTVMAF_TARGET_AVX2 inline void vertical_u16_pass(const std::uint16_t* const* r, const std::uint16_t* const* d,
+                                                    unsigned j, __m256i* acc) {
+  constexpr int width = filter_width(Scale);
+  if constexpr (K < width) {
+    constexpr std::uint32_t tap_a = filter_tap<Scale>(K), tap_b = K + 1 < width ? filter_tap<Scale>(K + 1) : 0u;
+    __m256i a0, b0, a1 = _mm256_setzero_si256(), b1 = a1;  // the unpaired last row meets a zero tap
+    u16_quantities<P>(load_u16x16(r[K] + j), load_u16x16(d[K] + j), a0, b0);
+    if constexpr (K + 1 < width) u16_quantities<P>(load_u16x16(r[K + 1] + j), load_u16x16(d[K + 1] + j), a1, b1);
+    acc[0] = madd_taps<tap_a, tap_b>(acc[0], _mm256_unpacklo_epi16(a0, a1));
+    acc[1] = madd_taps<tap_a, tap_b>(acc[1], _mm256_unpackhi_epi16(a0, a1));
+    acc[2] = madd_taps<tap_a, tap_b>(acc[2], _mm256_unpacklo_epi16(b0, b1));
+    acc[3] = madd_taps<tap_a, tap_b>(acc[3], _mm256_unpackhi_epi16(b0, b1));
+    for (int q = 0; q < 4; ++q) __asm__("" : "+x"(acc[q]));  // chains, as in horizontal_steps
+    vertical_u16_pass<Scale, P, K + 2>(r, d, j, acc);
+  }
+}
+
+// The sums of one pass, each started at 2^31 (the taps sum to 2^16: that
+// restores the bias of the 16-bit quantities, modulo 2^32).
+template <int Scale, U16Pass P>
+EXACTVMAF_TARGET_AVX2 inline void vertical_u16_sums(const std::uint16_t* const* r, const std::uint16_t* const* d,
+                                                    unsigned j, __m256i* acc) {
+  const __m256i start = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+  for (int q = 0; q < 4; ++q) acc[q] = start;
+  vertical_u16_pass<Scale, P>(r, d, j, acc);
+}
+
+// R's (uint32)((sum + 2^15) >> 16) of a square's sum from the sums of its
+// low (lo) and high (hi) 16-bit halves: hi + ((lo / 2 + 2^14) >> 15), as
+// square_sum, written as biased uint16 halves in column order (lo_l, hi_l:
+// the unpacklo sums; lo_h, hi_h: the unpackhi ones).
+EXACTVMAF_TARGET_AVX2 inline void store_square_halves(__m256i lo_l, __m256i lo_h, __m256i hi_l, __m256i hi_h,
+                                                      std::uint16_t* out_lo, std::uint16_t* out_hi) {
+  const __m256i low16 = _mm256_set1_epi32(0xffff);
+  const __m256i l = square_sum(lo_l, hi_l), h = square_sum(lo_h, hi_h);
+  store_u16x16(out_lo, pack_biased_x16(_mm256_and_si256(l, low16), _mm256_and_si256(h, low16)));
+  store_u16x16(out_hi, pack_biased_x16(_mm256_srli_epi32(l, 16), _mm256_srli_epi32(h, 16)));
+}
+
+// The vertical pass of scales 1-3 (16-bit samples, shifts 16 and 16) on
+// vpmaddwd, sixteen columns at a time, in four passes over the rows (mu1
+// and mu2; xx; yy; xy) of four sums each: the products' low and high 16-bit
+// halves (vpmullw, vpmulhuw) are summed apart, each sum below 2^32 (halves
+// < 2^16, taps summing to 2^16), and combined as the horizontal pass does.
+// Where vertical_wide needed 64-bit lanes, two vpmulld and six vpmuludq per
+// tap and eight columns.
+template <int Scale>
+EXACTVMAF_TARGET_AVX2 void vertical_u16_madd(const std::uint16_t* ref, std::ptrdiff_t ref_stride,
+                                             const std::uint16_t* dis, std::ptrdiff_t dis_stride, unsigned w,
+                                             unsigned h, unsigned i, const StatRow& t, const HalfRows& out) {
+  static_assert(Scale >= 1);
+  constexpr int width = filter_width(Scale);
+  const std::uint16_t* r[width];
+  const std::uint16_t* d[width];
+  filter_rows<width>(ref, ref_stride, dis, dis_stride, static_cast<int>(i), h, r, d);
+  const __m256i round = _mm256_set1_epi32(32768);
+  unsigned j = 0;
+  for (; j + 16 <= w; j += 16) {
+    const unsigned c = row_pad + j;
+    __m256i acc[4];
+    vertical_u16_sums<Scale, U16Pass::mu>(r, d, j, acc);
+    // (uint16_t) of the rounded mu: the sums stay below 2^32 and the results below 2^16.
+    store_u16x16(out.a[kMu1] + c, pack_biased_x16(_mm256_srli_epi32(_mm256_add_epi32(acc[0], round), 16),
+                                                  _mm256_srli_epi32(_mm256_add_epi32(acc[1], round), 16)));
+    store_u16x16(out.a[kMu2] + c, pack_biased_x16(_mm256_srli_epi32(_mm256_add_epi32(acc[2], round), 16),
+                                                  _mm256_srli_epi32(_mm256_add_epi32(acc[3], round), 16)));
+    vertical_u16_sums<Scale, U16Pass::xx>(r, d, j, acc);
+    store_square_halves(acc[0], acc[1], acc[2], acc[3], out.a[kXxLo] + c, out.a[kXxHi] + c);
+    vertical_u16_sums<Scale, U16Pass::yy>(r, d, j, acc);
+    store_square_halves(acc[0], acc[1], acc[2], acc[3], out.a[kYyLo] + c, out.a[kYyHi] + c);
+    vertical_u16_sums<Scale, U16Pass::xy>(r, d, j, acc);
+    store_square_halves(acc[0], acc[1], acc[2], acc[3], out.a[kXyLo] + c, out.a[kXyHi] + c);
+  }
+  if (j < w) {
+    statistic_vertical<Scale, std::uint16_t, std::uint64_t>(ref, ref_stride, dis, dis_stride, h, i,
+                                                            statistic_shifts(Scale, 16), j, w, t);
+    halves_from_stat_row(t, j, w, out);
+  }
 }
 
 // ---- the per-pixel log branch in vectors ------------------------------------
@@ -701,6 +805,8 @@ EXACTVMAF_TARGET_AVX2 Residuals statistic(const Sample* ref, std::ptrdiff_t ref_
   for (unsigned i = 0; i < h; ++i) {
     if constexpr (Scale == 0 && sizeof(Sample) == 1)
       vertical_s0_u8(ref, ref_stride, dis, dis_stride, w, h, i, t, halves);
+    else if constexpr (Scale >= 1 && sizeof(Sample) == 2)
+      vertical_u16_madd<Scale>(ref, ref_stride, dis, dis_stride, w, h, i, t, halves);
     else
       vertical_wide<Scale, Sample>(ref, ref_stride, dis, dis_stride, w, h, i, statistic_shifts(Scale, bpc), t, halves);
     for (int r = 0; r < kPairRows; ++r) pad_row(halves.a[r], w, radius);
