@@ -579,7 +579,7 @@ struct LogSums {
   }
 };
 
-// accumulate_pixel's log branch for the lanes of is_log (sigma1 >= sigma_nsq;
+// accumulate_pixel's log branch for the lanes of is_log (exactly the lanes with sigma1 >= sigma_nsq;
 // sigma2 already clamped at 0): the same integer steps, the fp64 islands as
 // the same IEEE operations per lane in the same order. 0 <= gain_limit <=
 // max_vector_gain_limit. Ranges where the branch computes numer1_tmp
@@ -592,19 +592,21 @@ EXACTVMAF_TARGET_AVX2 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, 
                                                 __m256d gain_limit, const std::uint16_t* table, LogSums& sums) {
   const __m256i zero = _mm256_setzero_si256();
   const __m256i nsq = const_i32<sigma_nsq>();
+  // s1 = max(sigma1, sigma_nsq): sigma1 on the lanes of is_log (exactly
+  // those with sigma1 >= sigma_nsq), sigma_nsq on the others.
+  const __m256i s1 = _mm256_max_epi32(sigma1, nsq);
   // den_log: log2_q11_u32(sigma_nsq + sigma1) - 2048 * 17; the other lanes
   // look up sigma_nsq + sigma_nsq and are dropped.
-  const __m256i x = _mm256_add_epi32(_mm256_blendv_epi8(nsq, sigma1, is_log), nsq);
+  const __m256i x = _mm256_add_epi32(s1, nsq);
   const __m256i den = _mm256_sub_epi32(log2_q11_u32x8(x, table), const_i32<log2_sigma_nsq_q11>());
   if (++sums.groups == LogSums::spill_groups) sums.spill();
   sums.den32 = _mm256_add_epi32(sums.den32, _mm256_and_si256(den, is_log));
   // num_log where also sigma12 > 0 and sigma2 > 0 (m). Lanes outside m take
-  // sigma1 = sigma_nsq, sigma2 = sigma12 = 0: gain 0, numer1_tmp = numer1,
-  // so they add 0.
+  // sigma2 = sigma12 = 0 (and s1 >= sigma_nsq > 0): gain 0, sv = 0,
+  // numer1_tmp = numer1, so they add 0.
   const __m256i m = _mm256_and_si256(
       is_log, _mm256_and_si256(_mm256_cmpgt_epi32(sigma12, zero), _mm256_cmpgt_epi32(sigma2, zero)));
   if (_mm256_testz_si256(m, m)) return;
-  const __m256i s1 = _mm256_blendv_epi8(nsq, sigma1, m);
   const __m256i s2 = _mm256_and_si256(sigma2, m), s12 = _mm256_and_si256(sigma12, m);
   const __m256d eps = const_f64<gain_eps>();
   const __m256d nsq_d = const_f64<static_cast<double>(sigma_nsq)>();
