@@ -254,6 +254,19 @@ EXACTVMAF_TARGET_AVX2 inline __m256i madd_taps(__m256i acc, __m256i pairs) {
   }
 }
 
+// Two filter rows' taps (TapA, TapB) over two quantities' rows (a0 / a1 and
+// b0 / b1: 16-bit values of rows K and K + 1): acc[0..1] += a's low and high
+// halves, acc[2..3] += b's. The empty asm keeps each sum a chain (as in
+// horizontal_steps), so that GCC does not reassociate into spills.
+template <std::uint32_t TapA, std::uint32_t TapB>
+EXACTVMAF_TARGET_AVX2 inline void madd_row_pairs(__m256i* acc, __m256i a0, __m256i a1, __m256i b0, __m256i b1) {
+  acc[0] = madd_taps<TapA, TapB>(acc[0], _mm256_unpacklo_epi16(a0, a1));
+  acc[1] = madd_taps<TapA, TapB>(acc[1], _mm256_unpackhi_epi16(a0, a1));
+  acc[2] = madd_taps<TapA, TapB>(acc[2], _mm256_unpacklo_epi16(b0, b1));
+  acc[3] = madd_taps<TapA, TapB>(acc[3], _mm256_unpackhi_epi16(b0, b1));
+  for (int q = 0; q < 4; ++q) __asm__("" : "+x"(acc[q]));
+}
+
 template <int To, class Sample, int K = 0>
 EXACTVMAF_TARGET_AVX2 inline void decimate_vertical_taps(const Sample* const* r, const Sample* const* d, unsigned j,
                                                          __m256i* acc) {
@@ -266,11 +279,7 @@ EXACTVMAF_TARGET_AVX2 inline void decimate_vertical_taps(const Sample* const* r,
       xb = load_x16(r[K + 1] + j);
       yb = load_x16(d[K + 1] + j);
     }
-    acc[0] = madd_taps<tap_a, tap_b>(acc[0], _mm256_unpacklo_epi16(xa, xb));
-    acc[1] = madd_taps<tap_a, tap_b>(acc[1], _mm256_unpackhi_epi16(xa, xb));
-    acc[2] = madd_taps<tap_a, tap_b>(acc[2], _mm256_unpacklo_epi16(ya, yb));
-    acc[3] = madd_taps<tap_a, tap_b>(acc[3], _mm256_unpackhi_epi16(ya, yb));
-    for (int q = 0; q < 4; ++q) __asm__("" : "+x"(acc[q]));  // chains, as in horizontal_steps
+    madd_row_pairs<tap_a, tap_b>(acc, xa, xb, ya, yb);
     decimate_vertical_taps<To, Sample, K + 2>(r, d, j, acc);
   }
 }
@@ -441,11 +450,7 @@ EXACTVMAF_TARGET_AVX2 inline void vertical_u16_pass(const std::uint16_t* const* 
     __m256i a0, b0, a1 = _mm256_setzero_si256(), b1 = a1;  // the unpaired last row meets a zero tap
     u16_quantities<P>(load_u16x16(r[K] + j), load_u16x16(d[K] + j), a0, b0);
     if constexpr (K + 1 < width) u16_quantities<P>(load_u16x16(r[K + 1] + j), load_u16x16(d[K + 1] + j), a1, b1);
-    acc[0] = madd_taps<tap_a, tap_b>(acc[0], _mm256_unpacklo_epi16(a0, a1));
-    acc[1] = madd_taps<tap_a, tap_b>(acc[1], _mm256_unpackhi_epi16(a0, a1));
-    acc[2] = madd_taps<tap_a, tap_b>(acc[2], _mm256_unpacklo_epi16(b0, b1));
-    acc[3] = madd_taps<tap_a, tap_b>(acc[3], _mm256_unpackhi_epi16(b0, b1));
-    for (int q = 0; q < 4; ++q) __asm__("" : "+x"(acc[q]));  // chains, as in horizontal_steps
+    madd_row_pairs<tap_a, tap_b>(acc, a0, a1, b0, b1);
     vertical_u16_pass<Scale, P, K + 2>(r, d, j, acc);
   }
 }
