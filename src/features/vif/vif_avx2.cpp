@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <vector>
 
 namespace exactvmaf::vif {
@@ -159,10 +160,7 @@ EXACTVMAF_TARGET_AVX2 void vertical_s0_u8(const std::uint8_t* ref, std::ptrdiff_
   }
 }
 
-// Eight samples as uint32 lanes.
-EXACTVMAF_TARGET_AVX2 inline __m256i load_x8(const std::uint8_t* p) {
-  return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
-}
+// Eight 16-bit samples as uint32 lanes.
 EXACTVMAF_TARGET_AVX2 inline __m256i load_x8(const std::uint16_t* p) {
   return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
@@ -400,9 +398,10 @@ template <std::int64_t V>
 EXACTVMAF_TARGET_AVX2 inline __m256i const_i64() {
   return _mm256_load_si256(reinterpret_cast<const __m256i*>(constant_lanes<std::int64_t, V>()));
 }
-template <double V>
+// By its bits: clang before 18 takes no floating-point template argument.
+template <std::uint64_t Bits>
 EXACTVMAF_TARGET_AVX2 inline __m256d const_f64() {
-  return _mm256_load_pd(constant_lanes<double, V>());
+  return _mm256_castsi256_pd(_mm256_load_si256(reinterpret_cast<const __m256i*>(constant_lanes<std::uint64_t, Bits>())));
 }
 
 // (uint32_t)((a * b + 2^31) >> 32) per uint32 lane.
@@ -613,8 +612,8 @@ EXACTVMAF_TARGET_AVX2 inline void log_branch_x8(__m256i sigma1, __m256i sigma2, 
       is_log, _mm256_and_si256(_mm256_cmpgt_epi32(sigma12, zero), _mm256_cmpgt_epi32(sigma2, zero)));
   if (_mm256_testz_si256(m, m)) return;
   const __m256i s2 = _mm256_and_si256(sigma2, m), s12 = _mm256_and_si256(sigma12, m);
-  const __m256d eps = const_f64<gain_eps>();
-  const __m256d nsq_d = const_f64<static_cast<double>(sigma_nsq)>();
+  const __m256d eps = const_f64<std::bit_cast<std::uint64_t>(gain_eps)>();
+  const __m256d nsq_d = const_f64<std::bit_cast<std::uint64_t>(static_cast<double>(sigma_nsq))>();
   const __m128i zero4 = _mm_setzero_si128();
   __m128i sv[2];
   __m256d numer1_tmp[2];
