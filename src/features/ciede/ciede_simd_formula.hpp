@@ -368,51 +368,71 @@ LANE F ciede2000(F l1, F a1, F b1, F l2, F a2, F b2, M* decided) {
   return ::exactvmaf::ciede::lab_from_yuv(y[k], u[k], v[k], s, m);
 }
 
+// A batch's last lanes (n not a multiple of kLanes) run in a full vector
+// too, padded with copies of the batch's first colour or pair (valid input;
+// the padding's values are dropped): the scalar function costs more than a
+// whole vector.
 LANE_TARGET std::size_t lab(const std::uint32_t* y, const std::uint32_t* u, const std::uint32_t* v, std::size_t n,
                             const LabScale& s, float* l, float* a, float* b) {
   std::size_t scalar = 0;
-  std::size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
+  for (std::size_t i = 0; i < n; i += kLanes) {
+    const std::size_t used = n - i < kLanes ? n - i : kLanes;
+    alignas(64) std::uint32_t pad_y[kLanes], pad_u[kLanes], pad_v[kLanes];
+    alignas(64) float pad_l[kLanes], pad_a[kLanes], pad_b[kLanes];
+    const std::uint32_t *yi = y + i, *ui = u + i, *vi = v + i;
+    float *li = l + i, *ai = a + i, *bi = b + i;
+    if (used < kLanes) {
+      for (std::size_t k = 0; k < kLanes; ++k) {
+        const std::size_t from = i + (k < used ? k : 0);
+        pad_y[k] = y[from], pad_u[k] = u[from], pad_v[k] = v[from];
+      }
+      yi = pad_y, ui = pad_u, vi = pad_v;
+      li = pad_l, ai = pad_a, bi = pad_b;
+    }
     F lf, af, bf;
     M decided;
-    lab_from_yuv_shortcut(load_samples(y + i), load_samples(u + i), load_samples(v + i), s, &lf, &af, &bf, &decided);
-    store(l + i, lf);
-    store(a + i, af);
-    store(b + i, bf);
-    for (unsigned undecided = ~lanes_of(decided) & kAllLanes; undecided != 0; undecided &= undecided - 1) {
+    lab_from_yuv_shortcut(load_samples(yi), load_samples(ui), load_samples(vi), s, &lf, &af, &bf, &decided);
+    store(li, lf);
+    store(ai, af);
+    store(bi, bf);
+    for (std::size_t k = 0; li == pad_l && k < used; ++k) l[i + k] = pad_l[k], a[i + k] = pad_a[k], b[i + k] = pad_b[k];
+    const unsigned used_lanes = used < kLanes ? (1u << used) - 1u : kAllLanes;
+    for (unsigned undecided = ~lanes_of(decided) & used_lanes; undecided != 0; undecided &= undecided - 1) {
       const std::size_t k = i + static_cast<std::size_t>(__builtin_ctz(undecided));
       const Lab c = scalar_lab(y, u, v, k, s);
       l[k] = c.l, a[k] = c.a, b[k] = c.b;
       ++scalar;
     }
   }
-  for (; i < n; ++i) {  // the tail: the scalar Lab
-    const Lab c = scalar_lab(y, u, v, i, s);
-    l[i] = c.l, a[i] = c.a, b[i] = c.b;
-    ++scalar;
-  }
   return scalar;
 }
 
 LANE_TARGET std::size_t delta_e(const LabPairs& p, std::size_t n, float* out) {
   std::size_t scalar = 0;
-  std::size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
+  for (std::size_t i = 0; i < n; i += kLanes) {
+    const std::size_t used = n - i < kLanes ? n - i : kLanes;
+    alignas(64) float pad[7][kLanes];
+    const float *l1 = p.l1 + i, *a1 = p.a1 + i, *b1 = p.b1 + i, *l2 = p.l2 + i, *a2 = p.a2 + i, *b2 = p.b2 + i;
+    float* o = out + i;
+    if (used < kLanes) {
+      for (std::size_t k = 0; k < kLanes; ++k) {
+        const std::size_t from = i + (k < used ? k : 0);
+        pad[0][k] = p.l1[from], pad[1][k] = p.a1[from], pad[2][k] = p.b1[from];
+        pad[3][k] = p.l2[from], pad[4][k] = p.a2[from], pad[5][k] = p.b2[from];
+      }
+      l1 = pad[0], a1 = pad[1], b1 = pad[2], l2 = pad[3], a2 = pad[4], b2 = pad[5];
+      o = pad[6];
+    }
     M decided;
-    const F v = ciede2000(load(p.l1 + i), load(p.a1 + i), load(p.b1 + i),
-                          load(p.l2 + i), load(p.a2 + i), load(p.b2 + i), &decided);
-    store(out + i, v);
-    for (unsigned undecided = ~lanes_of(decided) & kAllLanes; undecided != 0;
-         undecided &= undecided - 1) {
+    const F v = ciede2000(load(l1), load(a1), load(b1), load(l2), load(a2), load(b2), &decided);
+    store(o, v);
+    for (std::size_t k = 0; o == pad[6] && k < used; ++k) out[i + k] = pad[6][k];
+    const unsigned used_lanes = used < kLanes ? (1u << used) - 1u : kAllLanes;
+    for (unsigned undecided = ~lanes_of(decided) & used_lanes; undecided != 0; undecided &= undecided - 1) {
       const std::size_t k = i + static_cast<std::size_t>(__builtin_ctz(undecided));
       out[k] = scalar_delta_e(p, k);
       ++scalar;
     }
   }
-  for (; i < n; ++i) {  // the tail: the scalar formula
-    out[i] = scalar_delta_e(p, i);
-    ++scalar;
-  }
   return scalar;
 }
-
