@@ -1,6 +1,6 @@
 // AVX2 kernel of ciede (ciede_simd.hpp): ciede2000<HostMath>'s shortcut path
-// (ciede_math.hpp) four pairs at a time, the doubles in __m256d and the
-// floats in __m128. Each step below performs the IEEE operations of the
+// (ciede_math.hpp) on vectors of four pairs, the doubles in __m256d and the
+// floats in __m128, four vectors side by side (ciede_simd_group.hpp). Each step below performs the IEEE operations of the
 // scalar function it names, in the same order and association (no FMA:
 // operators on vector types and mul/add/sub/div/sqrt intrinsics only; the
 // build uses -ffp-contract=off), with the branches as per-lane selects. Where
@@ -16,10 +16,19 @@
 namespace exactvmaf::ciede {
 namespace {
 
-#define AVX2 EXACTVMAF_TARGET_AVX2 inline
+// always_inline: with the body on groups of vectors (ciede_simd_group.hpp)
+// gcc left some steps out of line, their vectors passed through memory.
+#define AVX2 EXACTVMAF_TARGET_AVX2 inline __attribute__((always_inline))
+
+// The helpers on one vector: four lanes.
+namespace one {
+
+inline constexpr std::size_t kLanes = 4;
 
 using D = __m256d;  // four doubles (GCC's vector operators: IEEE + - * /)
 using F = __m128;   // four floats
+using M = D;        // four lane conditions: all-ones lanes
+using I = __m128i;  // four int32
 
 // ---- lane helpers ------------------------------------------------------------
 
@@ -53,8 +62,8 @@ AVX2 F neg(F x) { return _mm_xor_ps(x, _mm_set1_ps(-0.0f)); }
 AVX2 D abs_c(D x) { return select(lt(x, 0.0), neg(x), x); }  // x < 0.0 ? -x : x (keeps -0)
 AVX2 F abs_c(F x) { return _mm_blendv_ps(x, neg(x), _mm_cmp_ps(x, _mm_setzero_ps(), _CMP_LT_OQ)); }
 AVX2 D sqrt_d(D x) { return _mm256_sqrt_pd(x); }
-AVX2 __m128i i32_of(D x) { return _mm256_cvttpd_epi32(x); }  // truncation, as static_cast<int>
-AVX2 D lane_bit(__m128i k, int bit) {                           // (k & bit) != 0 per lane
+AVX2 I i32_of(D x) { return _mm256_cvttpd_epi32(x); }  // truncation, as static_cast<int>
+AVX2 M lane_bit(I k, int bit) {                           // (k & bit) != 0 per lane
   const __m256i k64 = _mm256_cvtepi32_epi64(k);
   const __m256i b = _mm256_set1_epi64x(bit);
   return _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(k64, b), b));
@@ -95,11 +104,6 @@ AVX2 D round_to_float(D hi, D lo, D err_abs, F* out) {
   return all(same, all(not_midpoint(up), not_midpoint(dn)));
 }
 
-// The rest of the helpers the shared body names (ciede_simd_formula.hpp).
-using M = D;        // lane conditions: all-ones lanes
-using I = __m128i;  // four int32
-inline constexpr std::size_t kLanes = 4;
-inline constexpr unsigned kAllLanes = 15u;
 AVX2 F splat(float c) { return _mm_set1_ps(c); }
 AVX2 D dbl(I x) { return _mm256_cvtepi32_pd(x); }
 AVX2 D pow2_of(I k) {  // 2^k from its bits (normal range)
@@ -129,8 +133,11 @@ AVX2 D unbiased_exponent(D x) {  // normal x: its exponent, as a double
   return _mm256_cvtepi32_pd(_mm_sub_epi32(_mm256_castsi256_si128(low), _mm_set1_epi32(1023)));
 }
 
+}  // namespace one
+
 #define LANE AVX2
 #define LANE_TARGET EXACTVMAF_TARGET_AVX2
+#include "features/ciede/ciede_simd_group.hpp"
 #include "features/ciede/ciede_simd_formula.hpp"
 #undef LANE_TARGET
 #undef LANE

@@ -1,6 +1,7 @@
 // AVX-512 kernel of ciede (ciede_simd.hpp): ciede2000<HostMath>'s shortcut
-// path (ciede_math.hpp) eight pairs at a time, the doubles in __m512d, the
-// floats in __m256 and the per-lane conditions in __mmask8. A close copy of
+// path (ciede_math.hpp) on vectors of eight pairs, the doubles in __m512d,
+// the floats in __m256 and the per-lane conditions in __mmask8, four vectors
+// side by side (ciede_simd_group.hpp). A close copy of
 // ciede_avx2.cpp (same helpers, same order, so that the two diff line by
 // line): each step performs the IEEE operations of the scalar function it
 // names, in the same order and association (no FMA: operators on vector
@@ -21,11 +22,19 @@
 namespace exactvmaf::ciede {
 namespace {
 
-#define AVX512 EXACTVMAF_TARGET_AVX512 inline
+// always_inline: with the body on groups of vectors (ciede_simd_group.hpp)
+// gcc left some steps out of line, their vectors passed through memory.
+#define AVX512 EXACTVMAF_TARGET_AVX512 inline __attribute__((always_inline))
+
+// The helpers on one vector: eight lanes.
+namespace one {
+
+inline constexpr std::size_t kLanes = 8;
 
 using D = __m512d;  // eight doubles (GCC's vector operators: IEEE + - * /)
 using F = __m256;   // eight floats
 using M = __mmask8;  // eight lane conditions (bit i: lane i)
+using I = __m256i;   // eight int32
 
 // ---- lane helpers ------------------------------------------------------------
 
@@ -56,8 +65,8 @@ AVX512 F neg(F x) { return _mm256_xor_ps(x, _mm256_set1_ps(-0.0f)); }
 AVX512 D abs_c(D x) { return select(lt(x, 0.0), neg(x), x); }  // x < 0.0 ? -x : x (keeps -0)
 AVX512 F abs_c(F x) { return _mm256_mask_blend_ps(_mm256_cmp_ps_mask(x, _mm256_setzero_ps(), _CMP_LT_OQ), x, neg(x)); }
 AVX512 D sqrt_d(D x) { return _mm512_sqrt_pd(x); }
-AVX512 __m256i i32_of(D x) { return _mm512_cvttpd_epi32(x); }  // truncation, as static_cast<int>
-AVX512 M lane_bit(__m256i k, int bit) {                           // (k & bit) != 0 per lane
+AVX512 I i32_of(D x) { return _mm512_cvttpd_epi32(x); }  // truncation, as static_cast<int>
+AVX512 M lane_bit(I k, int bit) {                           // (k & bit) != 0 per lane
   const __m512i k64 = _mm512_cvtepi32_epi64(k);
   const __m512i b = _mm512_set1_epi64(bit);
   return _mm512_cmpeq_epi64_mask(_mm512_and_si512(k64, b), b);
@@ -98,10 +107,6 @@ AVX512 M round_to_float(D hi, D lo, D err_abs, F* out) {
   return all(same, all(not_midpoint(up), not_midpoint(dn)));
 }
 
-// The rest of the helpers the shared body names (ciede_simd_formula.hpp).
-using I = __m256i;  // eight int32
-inline constexpr std::size_t kLanes = 8;
-inline constexpr unsigned kAllLanes = 255u;
 AVX512 F splat(float c) { return _mm256_set1_ps(c); }
 AVX512 D dbl(I x) { return _mm512_cvtepi32_pd(x); }
 AVX512 D pow2_of(I k) {  // 2^k from its bits (normal range)
@@ -114,7 +119,6 @@ AVX512 F sign_of(F x) { return _mm256_and_ps(x, _mm256_set1_ps(-0.0f)); }
 AVX512 F with_sign(float magnitude, F sign) { return _mm256_or_ps(_mm256_set1_ps(magnitude), sign); }
 AVX512 F load(const float* p) { return _mm256_loadu_ps(p); }
 AVX512 void store(float* p, F v) { _mm256_storeu_ps(p, v); }
-AVX512 unsigned lanes_of(M m) { return static_cast<unsigned>(m); }
 AVX512 D load_samples(const std::uint32_t* p) {  // samples < 2^31: exact
   return _mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }
@@ -128,8 +132,13 @@ AVX512 D unbiased_exponent(D x) {  // normal x: its exponent, as a double
   return _mm512_cvtepi32_pd(_mm256_sub_epi32(_mm512_cvtepi64_epi32(field), _mm256_set1_epi32(1023)));
 }
 
+AVX512 unsigned lanes_of(M m) { return static_cast<unsigned>(m); }
+
+}  // namespace one
+
 #define LANE AVX512
 #define LANE_TARGET EXACTVMAF_TARGET_AVX512
+#include "features/ciede/ciede_simd_group.hpp"
 #include "features/ciede/ciede_simd_formula.hpp"
 #undef LANE_TARGET
 #undef LANE

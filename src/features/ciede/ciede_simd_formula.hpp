@@ -1,7 +1,7 @@
 // The body of ciede's vector kernels (ciede_avx2.cpp, ciede_avx512.cpp),
-// written once on lane helpers that each file defines before including this
-// (not a standalone header): D (doubles), F (floats), M (lane conditions), I
-// (int32 lanes); dbl, flt, splat, lt/le/gt/ge/eq, all/any/but_not/differ,
+// written once on lane helpers that each file defines (through
+// ciede_simd_group.hpp) before including this (not a standalone header): D
+// (doubles), F (floats), M (lane conditions), I (int32 lanes); dbl, flt, splat, lt/le/gt/ge/eq, all/any/but_not/differ,
 // select, neg, abs_c, sqrt_d, i32_of, lane_bit, round_to_float, pow2_of,
 // clamp_0_16, atan_table, sign_of, with_sign, load, store, lanes_of,
 // load_samples, mantissa_1_2, unbiased_exponent; kLanes, kAllLanes; LANE
