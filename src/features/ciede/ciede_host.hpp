@@ -53,7 +53,9 @@ class LabTable8 {
   // two 4-byte stores stalled every lookup); false if it is empty.
   bool find_into(unsigned y, unsigned u, unsigned v, float* l, float* a, float* b) const;
   // Starts loading the colour's entry (a batch looks it up later).
-  void prefetch(unsigned y, unsigned u, unsigned v) const {
+  // always_inline: gcc 12 dropped the prefetch of this function when it was
+  // inlined late (no prefetch instruction was left in the pixel loop).
+  [[gnu::always_inline]] void prefetch(unsigned y, unsigned u, unsigned v) const {
     __builtin_prefetch(words_ + std::size_t{4} * colour_index8(y, u, v));
   }
   // Fills the entry with `lab`, which must be R's Lab of the colour.
