@@ -3,6 +3,7 @@
 // 4:2:2 (c05, c08), identical pixels, the exact frame sum.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdlib>
@@ -744,6 +745,30 @@ TEST(CiedeSpeed, PairCacheFindsWhatItHolds) {
   ASSERT_TRUE(cache.find(a, b, &v));
   EXPECT_EQ(v, 2.5f);
   EXPECT_FALSE(cache.find(b, a, &v));
+}
+
+// The governor: a poor window pauses the cache for kPause pixels, each
+// further poor window in a row doubles the pause (up to kMaxDoublings
+// times), and a good window starts over.
+TEST(CiedeSpeed, PairCacheGovernorBacksOff) {
+  using ciede::PairCache;
+  PairCache cache;
+  bool granted = false;  // the last use() (which ended a pause) opened the next window
+  // A window of lookups that all hit or all miss, then the pixels it pauses.
+  auto window = [&](bool hit) {
+    for (unsigned i = 0; i < PairCache::kWindow; ++i) {
+      if (i > 0 || !granted) EXPECT_TRUE(cache.use());
+      cache.record(hit);
+    }
+    unsigned paused = 0;
+    while (!cache.use()) ++paused;
+    granted = true;
+    return paused;
+  };
+  for (unsigned k = 0; k <= PairCache::kMaxDoublings + 1; ++k)
+    EXPECT_EQ(window(false), PairCache::kPause << std::min(k, PairCache::kMaxDoublings)) << k;
+  EXPECT_EQ(window(true), 0u);
+  EXPECT_EQ(window(false), PairCache::kPause);
 }
 
 // The switches change the speed only: lab_table and pair_cache off, alone
