@@ -94,13 +94,26 @@ AVX2 D not_midpoint(D d) {
   const D in_range = all(le(a, 0x1p127), any(zero, ge(a, 0x1p-1022)));
   return but_not(in_range, mid);
 }
-AVX2 D round_to_float(D hi, D lo, D err_abs, F* out) {
+// The same test for results known to be normal floats (|d| >= 2^-126, where
+// the floats are spaced 2^(e - 23) and p is 28): bit 28 set, bits 0-27
+// clear. Lanes outside [2^-126, 2^127] (zero aside) are undecided.
+AVX2 D not_midpoint_normal(D d) {
+  const __m256i low = _mm256_and_si256(_mm256_castpd_si256(d), _mm256_set1_epi64x(0x1fffffff));
+  const D mid = _mm256_castsi256_pd(_mm256_cmpeq_epi64(low, _mm256_set1_epi64x(0x10000000)));
+  const D a = _mm256_andnot_pd(splat(-0.0), d);  // |d|, compared only
+  const D in_range = all(le(a, 0x1p127), any(eq(a, 0.0), ge(a, 0x1p-126)));
+  return but_not(in_range, mid);
+}
+// range: FloatRange::normal where the result is a normal float in practice
+// (the cheap test; a tiny result is then undecided), any elsewhere.
+AVX2 D round_to_float(D hi, D lo, D err_abs, F* out, FloatRange range) {
   const D e = 2.0 * err_abs;
   const D up = hi + (lo + e);
   const D dn = hi + (lo - e);
   const F fu = flt(up), fd = flt(dn);
   const D same = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_castps_si128(_mm_cmp_ps(fu, fd, _CMP_EQ_OQ))));
   *out = fu;
+  if (range == FloatRange::normal) return all(same, all(not_midpoint_normal(up), not_midpoint_normal(dn)));
   return all(same, all(not_midpoint(up), not_midpoint(dn)));
 }
 

@@ -97,13 +97,26 @@ AVX512 M not_midpoint(D d) {
   const M in_range = all(le(a, 0x1p127), any(zero, ge(a, 0x1p-1022)));
   return but_not(in_range, mid);
 }
-AVX512 M round_to_float(D hi, D lo, D err_abs, F* out) {
+// The same test for results known to be normal floats (|d| >= 2^-126, where
+// the floats are spaced 2^(e - 23) and p is 28): bit 28 set, bits 0-27
+// clear. Lanes outside [2^-126, 2^127] (zero aside) are undecided.
+AVX512 M not_midpoint_normal(D d) {
+  const __m512i low = _mm512_and_si512(_mm512_castpd_si512(d), _mm512_set1_epi64(0x1fffffff));
+  const M mid = _mm512_cmpeq_epi64_mask(low, _mm512_set1_epi64(0x10000000));
+  const D a = _mm512_abs_pd(d);  // |d|, compared only
+  const M in_range = all(le(a, 0x1p127), any(eq(a, 0.0), ge(a, 0x1p-126)));
+  return but_not(in_range, mid);
+}
+// range: FloatRange::normal where the result is a normal float in practice
+// (the cheap test; a tiny result is then undecided), any elsewhere.
+AVX512 M round_to_float(D hi, D lo, D err_abs, F* out, FloatRange range) {
   const D e = 2.0 * err_abs;
   const D up = hi + (lo + e);
   const D dn = hi + (lo - e);
   const F fu = flt(up), fd = flt(dn);
   const M same = _mm256_cmp_ps_mask(fu, fd, _CMP_EQ_OQ);
   *out = fu;
+  if (range == FloatRange::normal) return all(same, all(not_midpoint_normal(up), not_midpoint_normal(dn)));
   return all(same, all(not_midpoint(up), not_midpoint(dn)));
 }
 

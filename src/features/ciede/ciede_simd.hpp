@@ -25,6 +25,11 @@ struct LabPairs {
   alignas(64) float b2[kBatch];
 };
 
+// The vector kernels' float rounding test (round_to_float): `normal` for
+// results that are normal floats in practice (a cheaper midpoint test; a
+// tiny result is left undecided), `any` for those that can be tiny.
+enum class FloatRange { normal, any };
+
 struct Kernels {
   const char* name;
   // out[i] = ciede2000(lab1_i, lab2_i, HostMath) for i < n <= kBatch; returns

@@ -61,7 +61,7 @@ LANE F powf7_f32(F x, M* decided) {
   const M zero = eq(xd, 0.0);
   const DD p = pow7_dd(xd);
   F r;
-  const M ok = round_to_float(p.hi, p.lo, 0x1p-102 * p.hi, &r);
+  const M ok = round_to_float(p.hi, p.lo, 0x1p-102 * p.hi, &r, FloatRange::normal);
   *decided = any(zero, all(all(ge(xd, 0x1p-18), le(xd, 0x1p18)), ok));
   return select(zero, x, r);
 }
@@ -175,12 +175,12 @@ LANE F lab_map(D c, D err, M* decided) {
   const D v1 = pow_approx(c, 1.0 / 3.0);
   const D rel = (err / c) * (1.0 / 3.0) * 1.01 + 0x1p-49 + 0x1p-53;
   F f1;
-  const M ok1 = round_to_float(v1, splat(0.0), 4.0 * v1 * rel, &f1);
+  const M ok1 = round_to_float(v1, splat(0.0), 4.0 * v1 * rel, &f1, FloatRange::normal);
   const D v2 = (kKappa * c + 16.0) * (1.0 / 116.0);
   const D mag = (kKappa * abs_c(c) + 16.0) * (1.0 / 116.0);
   const D e2 = (kKappa / 116.0) * err * 1.01 + 6.0 * 0x1p-53 * mag * 1.01;
   F f2;
-  const M ok2 = round_to_float(v2, splat(0.0), 4.0 * e2 + 0x1p-1000, &f2);
+  const M ok2 = round_to_float(v2, splat(0.0), 4.0 * e2 + 0x1p-1000, &f2, FloatRange::normal);
   *decided = any(all(all(cube, le(c, 8.0)), ok1), all(linear, ok2));
   return select(cube, f1, f2);
 }
@@ -229,7 +229,7 @@ LANE F atan2_to_float(F yf, F xf, M* decided) {
   const M approx_domain = all(all(all(gt(ay, 0.0), gt(ax, 0.0)), all(lt(ay, 0x1p500), lt(ax, 0x1p500))),
                               all(gt(ay, 0x1p-500), gt(ax, 0x1p-500)));
   F approx;
-  const M approx_ok = all(approx_domain, round_to_float(atan2_approx(y, x), splat(0.0), splat(0x1p-46), &approx));
+  const M approx_ok = all(approx_domain, round_to_float(atan2_approx(y, x), splat(0.0), splat(0x1p-46), &approx, FloatRange::normal));
   // Exactly one zero: C's exact values (the sign of y by its sign bit).
   const M y_zero = eq(ay, 0.0), x_zero = eq(ax, 0.0);
   const M one_zero = all(differ(y_zero, x_zero), all(lt(ay, 0x1p1000), lt(ax, 0x1p1000)));
@@ -241,13 +241,13 @@ LANE F atan2_to_float(F yf, F xf, M* decided) {
   return select(approx_ok, approx, exact);
 }
 
-LANE F mul_sin_to_float(D a, D x, M* decided) {
+LANE F mul_sin_to_float(D a, D x, FloatRange range, M* decided) {
   const M in_range = all(ge(x, -1.6), le(x, 1.6));
   const M zero = all(any(eq(a, 0.0), eq(x, 0.0)), all(lt(a, 0x1p1000), gt(a, -0x1p1000)));
   const D v = a * sin_approx(x);
   const D av = abs_c(v);
   F approx;
-  const M approx_ok = all(all(gt(av, 0x1p-900), lt(av, 0x1p100)), round_to_float(v, splat(0.0), av * 0x1p-46, &approx));
+  const M approx_ok = all(all(gt(av, 0x1p-900), lt(av, 0x1p100)), round_to_float(v, splat(0.0), av * 0x1p-46, &approx, range));
   *decided = all(in_range, any(zero, approx_ok));
   return select(zero, flt(a * x), approx);
 }
@@ -255,7 +255,7 @@ LANE F mul_sin_to_float(D a, D x, M* decided) {
 LANE F sixty_exp_to_float(D x, M* decided) {
   const D v = 60.0 * exp_approx(x);
   F out;
-  const M ok = round_to_float(v, splat(0.0), v * 0x1p-46, &out);
+  const M ok = round_to_float(v, splat(0.0), v * 0x1p-46, &out, FloatRange::any);
   *decided = all(all(ge(x, -700.0), le(x, 0.0)), ok);
   return out;
 }
@@ -294,7 +294,7 @@ LANE F upcase_t(F h_bar, M* decided) {
   const D v = 1.0 - 0.17 * cos_approx(h - kPiOver6) + 0.24 * cos_approx(2.0 * h) +
               0.32 * cos_approx(3.0 * h + kPiOver30) - 0.20 * cos_approx(4.0 * h - kSevenPiOver20);
   F t;
-  const M ok = round_to_float(v, splat(0.0), splat(0x1p-44), &t);
+  const M ok = round_to_float(v, splat(0.0), splat(0x1p-44), &t, FloatRange::normal);
   *decided = all(all(ge(h, 0.0), lt(h, 12.0)), ok);
   return t;
 }
@@ -308,7 +308,7 @@ LANE F r_sub_t(F c_bar_prime, F h_bar, M* decided) {
   const F degrees_sq = degrees * degrees;
   const F angle_deg = sixty_exp_to_float(dbl(neg(degrees_sq)), &exp_ok);
   const F radians = flt(dbl(angle_deg) * kDegToRad);
-  const F rt = mul_sin_to_float(-2.0 * sqrt_d(dbl(ratio)), dbl(radians), &sin_ok);
+  const F rt = mul_sin_to_float(-2.0 * sqrt_d(dbl(ratio)), dbl(radians), FloatRange::any, &sin_ok);
   *decided = all(c7_ok, all(exp_ok, sin_ok));
   return rt;
 }
@@ -341,7 +341,7 @@ LANE F ciede2000(F l1, F a1, F b1, F l2, F a2, F b2, M* decided) {
   const F h_prime_2 = h_prime(b2, a_prime_2, &h2_ok);
   const F dh_prime = delta_h_prime(c1, c2, h_prime_1, h_prime_2);
   const F delta_upcase_h_prime =
-      mul_sin_to_float(2.0 * sqrt_d(dbl(c_prime_1 * c_prime_2)), dbl(dh_prime) / 2.0, &dh_ok);
+      mul_sin_to_float(2.0 * sqrt_d(dbl(c_prime_1 * c_prime_2)), dbl(dh_prime) / 2.0, FloatRange::normal, &dh_ok);
   const F h_bar = upcase_h_bar_prime(h_prime_1, h_prime_2);
   const F t = upcase_t(h_bar, &t_ok);
   const F s_sub_upcase_h = flt(1.0 + 0.015 * cbp * dbl(t));

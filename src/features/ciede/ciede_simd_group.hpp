@@ -84,8 +84,8 @@ LANE F abs_c(F x) { EACH(F, one::abs_c(x.v[i])); }
 LANE D sqrt_d(D x) { EACH(D, one::sqrt_d(x.v[i])); }
 LANE I i32_of(D x) { EACH(I, one::i32_of(x.v[i])); }
 LANE M lane_bit(I k, int bit) { EACH(M, one::lane_bit(k.v[i], bit)); }
-LANE M round_to_float(D hi, D lo, D err_abs, F* out) {
-  EACH(M, one::round_to_float(hi.v[i], lo.v[i], err_abs.v[i], &out->v[i]));
+LANE M round_to_float(D hi, D lo, D err_abs, F* out, FloatRange range) {
+  EACH(M, one::round_to_float(hi.v[i], lo.v[i], err_abs.v[i], &out->v[i], range));
 }
 LANE D pow2_of(I k) { EACH(D, one::pow2_of(k.v[i])); }
 LANE I clamp_0_16(I j) { EACH(I, one::clamp_0_16(j.v[i])); }
