@@ -41,16 +41,31 @@ nvidia-smi > "$logs/nvidia-smi.txt" 2>&1 || echo "nvidia-smi failed" >> "$summar
 status=0
 
 # PARITY_ONLY=1: only the exactvmaf-parity runs below (a short device call).
+# TESTS_ONLY=1: only the test binaries and the SASS check (the parity runs
+# then go in a second call: the whole script can outlast one device call).
+# TEST_JOBS binaries at once (default 1; they share the GPU, each its own
+# streams); their lines come in the list's order.
 tests=$(cd "$bundle" && ls *cuda*_test 2>/dev/null)
-[ "${PARITY_ONLY:-0}" = 1 ] || for t in $tests feature_motion_test feature_vif_test feature_adm_test feature_float_adm_test feature_speed_test feature_ciede_test feature_cambi_test model_test core_test cli_test; do
-  [ -x "$bundle/$t" ] || { echo "$t: not in the bundle" | tee -a "$summary"; continue; }
-  "$bundle/$t" > "$logs/$t.log" 2>&1
-  rc=$?
-  echo "$t: exit $rc; $(grep -E '^\[  (PASSED|FAILED) ' "$logs/$t.log" | tr '\n' ' ')$(grep -E '^\[  SKIPPED \] [A-Za-z]' "$logs/$t.log" | sort -u | wc -l) skipped" \
-    | tee -a "$summary"
-  grep -E '^\[  FAILED  \] [A-Za-z]|no CUDA device' "$logs/$t.log" | sort -u | head -20 | sed 's/^/  /' | tee -a "$summary"
-  [ $rc -eq 0 ] || status=1
-done
+if [ "${PARITY_ONLY:-0}" != 1 ]; then
+  test_list=()
+  for t in $tests feature_motion_test feature_vif_test feature_adm_test feature_float_adm_test feature_speed_test feature_ciede_test feature_cambi_test model_test core_test cli_test; do
+    if [ -x "$bundle/$t" ]; then
+      test_list+=("$t")
+      while [ "$(jobs -rp | wc -l)" -ge "${TEST_JOBS:-1}" ]; do wait -n; done
+      ( "$bundle/$t" > "$logs/$t.log" 2>&1; echo $? > "$logs/$t.rc" ) &
+    else
+      echo "$t: not in the bundle" | tee -a "$summary"
+    fi
+  done
+  wait
+  for t in "${test_list[@]}"; do
+    rc=$(cat "$logs/$t.rc" 2>/dev/null || echo 99)
+    echo "$t: exit $rc; $(grep -E '^\[  (PASSED|FAILED) ' "$logs/$t.log" | tr '\n' ' ')$(grep -E '^\[  SKIPPED \] [A-Za-z]' "$logs/$t.log" | sort -u | wc -l) skipped" \
+      | tee -a "$summary"
+    grep -E '^\[  FAILED  \] [A-Za-z]|no CUDA device' "$logs/$t.log" | sort -u | head -20 | sed 's/^/  /' | tee -a "$summary"
+    [ "$rc" = 0 ] || status=1
+  done
+fi
 
 # No fp64 instruction in the fp32pair kernels' machine code (cuobjdump is in
 # the GPU machine's CUDA toolkit, not in the developer machines' nvcc-only one).
@@ -67,6 +82,11 @@ elif [ -x "$sass_tool" ]; then
 else
   echo "fp32pair SASS: cuobjdump not found" | tee -a "$summary"
   status=1
+fi
+
+if [ "${TESTS_ONLY:-0}" = 1 ]; then
+  echo "overall: $([ $status -eq 0 ] && echo PASS || echo FAIL) (TESTS_ONLY)" | tee -a "$summary"
+  exit $status
 fi
 
 # exactvmaf-parity on every fixture pair: cuda at 1 and 4 threads against
