@@ -757,7 +757,9 @@ TEST(CiedeSpeed, PairCacheGovernorBacksOff) {
   // A window of lookups that all hit or all miss, then the pixels it pauses.
   auto window = [&](bool hit) {
     for (unsigned i = 0; i < PairCache::kWindow; ++i) {
-      if (i > 0 || !granted) EXPECT_TRUE(cache.use());
+      if (i > 0 || !granted) {
+        EXPECT_TRUE(cache.use());
+      }
       cache.record(hit);
     }
     unsigned paused = 0;

@@ -68,7 +68,7 @@ Lab LabTable8::get(unsigned y, unsigned u, unsigned v) {
 }
 
 bool LabTable8::find_into(unsigned y, unsigned u, unsigned v, float* l, float* a, float* b) const {
-  std::uint32_t* e = words_ + std::size_t{4} * colour_index8(y, u, v);
+  std::uint32_t* e = entry(y, u, v);
   // The state word is set (release) after the three values: a reader that
   // sees it set (acquire) sees them. Two threads may fill one entry at the
   // same time; they store the same bits.
@@ -83,7 +83,7 @@ bool LabTable8::find_into(unsigned y, unsigned u, unsigned v, float* l, float* a
 }
 
 void LabTable8::put(unsigned y, unsigned u, unsigned v, const Lab& lab) {
-  std::uint32_t* e = words_ + std::size_t{4} * colour_index8(y, u, v);
+  std::uint32_t* e = entry(y, u, v);
   std::atomic_ref<std::uint32_t>(e[0]).store(std::bit_cast<std::uint32_t>(lab.l), std::memory_order_relaxed);
   std::atomic_ref<std::uint32_t>(e[1]).store(std::bit_cast<std::uint32_t>(lab.a), std::memory_order_relaxed);
   std::atomic_ref<std::uint32_t>(e[2]).store(std::bit_cast<std::uint32_t>(lab.b), std::memory_order_relaxed);

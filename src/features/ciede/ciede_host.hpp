@@ -56,7 +56,7 @@ class LabTable8 {
   // always_inline: gcc 12 dropped the prefetch of this function when it was
   // inlined late (no prefetch instruction was left in the pixel loop).
   [[gnu::always_inline]] void prefetch(unsigned y, unsigned u, unsigned v) const {
-    __builtin_prefetch(words_ + std::size_t{4} * colour_index8(y, u, v));
+    __builtin_prefetch(entry(y, u, v));
   }
   // Fills the entry with `lab`, which must be R's Lab of the colour.
   void put(unsigned y, unsigned u, unsigned v, const Lab& lab);
@@ -68,6 +68,9 @@ class LabTable8 {
   ~LabTable8();
   LabTable8(const LabTable8&) = delete;
   LabTable8& operator=(const LabTable8&) = delete;
+  [[gnu::always_inline]] std::uint32_t* entry(unsigned y, unsigned u, unsigned v) const {
+    return words_ + std::size_t{4} * colour_index8(y, u, v);
+  }
   std::uint32_t* words_ = nullptr;  // 4 per colour: bits of L, a, b; state (0 empty, 1 set)
   LabScale scale_{};
 };
