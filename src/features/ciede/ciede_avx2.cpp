@@ -1,7 +1,8 @@
 // AVX2 kernel of ciede (ciede_simd.hpp): ciede2000<HostMath>'s shortcut path
 // (ciede_math.hpp) on vectors of four pairs, the doubles in __m256d and the
-// floats in __m128, four vectors side by side (ciede_simd_group.hpp). Each step below performs the IEEE operations of the
-// scalar function it names, in the same order and association (no FMA:
+// floats in __m128, four vectors side by side (ciede_simd_group.hpp). Each
+// step below performs the IEEE operations of the scalar function it names,
+// in the same order and association (no FMA:
 // operators on vector types and mul/add/sub/div/sqrt intrinsics only; the
 // build uses -ffp-contract=off), with the branches as per-lane selects. Where
 // the scalar path would call R's function (a rounding test that does not
