@@ -1,8 +1,9 @@
 // SpEED (speed_chroma, speed_temporal) on the CUDA backend against the CPU,
 // bit for bit: every golden option set on every fixture pair it fits with 1
 // and 4 threads (and against R's golden numbers), synthetic frames swept
-// across the regular/singular decision, 10/12/16-bit and odd sizes, 1080p, and
-// graphs off. A test that needs a GPU and finds none skips with
+// across the regular/singular decision, 10/12/16-bit and odd sizes, 1080p,
+// graphs off, and 8K (the chains' plane staged in several bands). A test that
+// needs a GPU and finds none skips with
 // "no CUDA device: <problem>"; the CPU-side checks of the synthetic sweep run
 // in every build.
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 
 #include "backends/cuda/cuda_feature.hpp"
 #include "exactvmaf/cuda.hpp"
+#include "features/speed/speed_math.hpp"
 #include "io/warnings.hpp"
 #include "support/backend_parity.hpp"
 #include "support/fixtures.hpp"
@@ -157,6 +159,19 @@ TEST(CudaSpeed, FullHdFramesAndGraphsOff) {
   const SyntheticRun cpu = run_synthetic(fmt, Content{8, 1, 3, 1}, 4, kBoth, Backend::cpu, 1);
   const SyntheticRun direct = run_synthetic(fmt, Content{8, 1, 3, 1}, 4, kBoth, Backend::cuda, 3, false);
   EXPECT_GT(expect_same_bits(cpu.result, direct.result, "graphs off"), 0u);
+}
+
+// The chain kernels stage their plane in shared memory a band of rows at a
+// time (at most 96 KiB per block): an 8K luma plane takes several bands in
+// both kernels (more than two even as floats). speed_temporal and
+// speed_chroma run side by side: the kernels' shared-memory attribute is
+// set by both workers, so their bands must agree with it.
+TEST(CudaSpeed, EightKPlanesInSeveralBands) {
+  REQUIRE_CUDA_DEVICE();
+  const VideoFormat fmt{7680, 4320, PixelFormat::yuv420, 8};
+  const speed::Dims luma = speed::make_dims(fmt.width, fmt.height, 1.0);
+  EXPECT_GT(std::size_t{luma.trunc_w} * luma.trunc_h * sizeof(float), 2u * 96 * 1024);
+  expect_cuda_equals_cpu(fmt, Content{8, 1, 3, 1}, kBoth, 3, 2);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // order; thread invariance; option and size errors; the singular cases.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -374,6 +375,42 @@ TEST(SpeedMath, DeviceSolveEqualsCpuPath) {
           cov_dev[x * 25 + y] = cov_dev[y * 25 + x] =
               speed::block_covariance<double>(data.data(), stride, d, means.data(), x, y);
       ASSERT_EQ(std::memcmp(cov.data(), cov_dev.data(), 625 * sizeof(float)), 0) << w << "x" << h << " " << kind;
+      // The CUDA chain kernels' form: the plane staged band by band (7 rows,
+      // so 3 chain rows per band), padded rows, the covariance's samples
+      // widened to double before the chains read them.
+      {
+        constexpr unsigned kRows = 7, kPad = 3;
+        const unsigned bstride = d.trunc_w + kPad;
+        std::vector<float> band_f(kRows * bstride);
+        std::vector<double> band_d(kRows * bstride);
+        float mean_acc[25] = {};
+        double cov_acc[625] = {};
+        for (unsigned r0 = 0; r0 < d.sub_h;) {
+          const unsigned end = std::min(r0 + kRows, d.trunc_h), chain_end = std::min(end - 4, d.sub_h);
+          for (unsigned i = r0; i < end; ++i)
+            for (unsigned j = 0; j < d.trunc_w; ++j) {
+              band_f[(i - r0) * bstride + j] = data[i * stride + j];
+              band_d[(i - r0) * bstride + j] = data[i * stride + j];
+            }
+          for (unsigned o = 0; o < 25; ++o)
+            mean_acc[o] =
+                speed::block_mean_rows(band_f.data(), bstride, r0, d, o / 5, o % 5, r0, chain_end, mean_acc[o]);
+          for (unsigned x = 0; x < 25; ++x)
+            for (unsigned y = 0; y <= x; ++y)
+              cov_acc[x * 25 + y] = speed::block_covariance_rows<double, double>(
+                  band_d.data(), bstride, r0, d, means[x], means[y], x, y, r0, chain_end, cov_acc[x * 25 + y]);
+          r0 = chain_end;
+        }
+        for (unsigned o = 0; o < 25; ++o)
+          ASSERT_EQ(std::bit_cast<std::uint32_t>(mean_acc[o] / speed::mean_count(d)),
+                    std::bit_cast<std::uint32_t>(means[o]))
+              << w << "x" << h << " " << kind << " mean " << o;
+        for (unsigned x = 0; x < 25; ++x)
+          for (unsigned y = 0; y <= x; ++y)
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(rmath::f32_of(cov_acc[x * 25 + y] / speed::term_count<double>(d))),
+                      std::bit_cast<std::uint32_t>(cov[x * 25 + y]))
+                << w << "x" << h << " " << kind << " covariance " << x << "," << y;
+      }
       // The same chains without fp64 (Sf64), on the sizes where that is quick.
       if (w <= 480) {
         std::vector<float> cov_sf(625), cov_sf_dev(625);

@@ -11,10 +11,15 @@
 //   2. residual: one thread per sample of the truncated plane: sample minus
 //      its local mean (filter_at), also written into the independent term Y.
 //   3. means: one thread per (plane, block offset): the float sum in row
-//      order (a sequential chain; loads in batches of 32 ahead of the adds).
+//      order (a sequential chain; loads in batches of 32 ahead of the adds),
+//      a block per plane reading the plane from shared memory, staged there
+//      band of rows by band of rows (below).
 //   4. covariance: fp64 variant: one thread per (plane, offset pair), the
-//      double sum in row order (a sequential chain, batched loads; 32-thread
-//      blocks: the few long chains spread over as many SMs as possible).
+//      double sum in row order (a sequential chain, batched loads; one warp
+//      of chains per block: the few long chains spread over as many SMs as
+//      possible), each block reading its plane staged in shared memory
+//      in bands, the samples widened to double there once (the conversion
+//      is exact; per term it had cost two slow-pipe conversions per chain).
 //      fp32pair variant: one warp per (plane, offset pair): speed_math.hpp's
 //      exact filter over coalesced rounds of 32 terms, R's chain replayed in
 //      Sf64 (products on the lanes, the sums on lane 0) where it cannot decide.
@@ -39,6 +44,7 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -58,6 +64,8 @@ namespace {
 
 constexpr unsigned kThreads = 256;
 constexpr unsigned kChainThreads = 32;    // means and covariance: few long chains, one warp per SM
+constexpr unsigned kStageThreads = 256;   // a chain block's threads while it stages its plane
+constexpr unsigned kCovarianceBlocks = (covariance_terms + kChainThreads - 1) / kChainThreads;  // per plane
 constexpr unsigned kSolveThreads = 640;   // warp 0: eigenvalues; 608 threads (~ 625 entries) the QR solve
 constexpr unsigned kMaxPlanes = 4;
 
@@ -83,6 +91,12 @@ struct Sources {
   PlaneSource p[kMaxPlanes];
 };
 
+// A band of plane rows staged in a chain block's shared memory: the row
+// stride (in samples) and how many rows a band holds.
+struct Band {
+  unsigned stride = 0, rows = 0;
+};
+
 struct Params {
   Dims dims;
   ScaleMethod method = ScaleMethod::nearest;
@@ -95,6 +109,8 @@ struct Params {
   std::uint64_t log2_2pie = 0;  // R's double, as its bits (read as the variant's type)
   float base_entropy = 0.0f;
   int weight_var_mode = 0;
+  Band mean_band;  // means_kernel's staged rows (floats)
+  Band cov_band;   // covariance_kernel's staged rows (the fp64 variant's doubles)
 };
 
 // The variant's policy for R's elementary functions and doubles: FastMath
@@ -197,13 +213,74 @@ __global__ void __launch_bounds__(kThreads) residual_kernel(const Params p, Devi
   if (threadIdx.x < p.planes && block_max[threadIdx.x] != 0) atomicMax(&s.result->max_abs[threadIdx.x], block_max[threadIdx.x]);
 }
 
-__global__ void __launch_bounds__(kChainThreads) means_kernel(const Params p, DeviceScratch s) {
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= p.planes * block_elems) return;
-  const unsigned plane = t / block_elems, o = t % block_elems;
-  const float* data = s.resid + static_cast<std::size_t>(plane) * p.dims.dec_w * p.dims.dec_h;
-  s.means[t] = block_mean(data, p.dims.dec_w, p.dims, o / block_size, o % block_size);
+// The chain kernels reread each residual sample once per chain, from lanes
+// that sit up to 4 rows apart (the 25 block offsets), so every chain block
+// copies its plane into shared memory, a band of rows at a time (a 4K luma
+// plane in doubles, or 8K in floats, is more than a block may have); the
+// chains go on from band to band (chain rows [r0, r0 + rows - 4) in the
+// band of plane rows [r0, r0 + rows)). Rows are padded to a stride whose
+// 25 offsets of one load fall in distinct banks (floats) or mostly distinct
+// bank pairs (doubles).
+template <class Sample>
+__device__ void stage_band(const Dims& d, const float* plane, Band b, unsigned r0, unsigned r1, Sample* shared) {
+  __syncthreads();  // the previous band's chains are done with it
+  const unsigned n = (r1 - r0) * d.trunc_w;
+#pragma unroll 4
+  for (unsigned k = threadIdx.x; k < n; k += blockDim.x) {
+    const unsigned i = k / d.trunc_w, j = k - i * d.trunc_w;
+    shared[i * b.stride + j] = Sample(plane[(r0 + i) * d.dec_w + j]);
+  }
+  __syncthreads();
 }
+
+// The band's last plane row and the chain rows it serves.
+struct BandRows {
+  unsigned end, chain_end;
+};
+__device__ BandRows band_rows(const Dims& d, Band b, unsigned r0) {
+  const unsigned end = min(r0 + b.rows, d.trunc_h);
+  return {end, min(end - (block_size - 1), d.sub_h)};
+}
+
+// A block per plane; its first 25 threads run the chains.
+__global__ void __launch_bounds__(kStageThreads) means_kernel(const Params p, DeviceScratch s) {
+  extern __shared__ __align__(16) unsigned char staged_bytes[];
+  float* const staged = reinterpret_cast<float*>(staged_bytes);
+  const Dims& d = p.dims;
+  const unsigned plane = blockIdx.x, o = threadIdx.x;
+  const float* data = s.resid + static_cast<std::size_t>(plane) * d.dec_w * d.dec_h;
+  float acc = 0.0f;
+  for (unsigned r0 = 0; r0 < d.sub_h;) {
+    const BandRows r = band_rows(d, p.mean_band, r0);
+    stage_band(d, data, p.mean_band, r0, r.end, staged);
+    if (o < block_elems)
+      acc = block_mean_rows(staged, p.mean_band.stride, r0, d, o / block_size, o % block_size, r0, r.chain_end, acc);
+    r0 = r.chain_end;
+  }
+  if (o < block_elems) s.means[plane * block_elems + o] = acc / mean_count(d);
+}
+
+// A chain block's shared memory at most: a 4K luma plane takes two bands of
+// doubles, and an SM keeps room for other streams' blocks.
+constexpr std::size_t kBandBytes = 96 * 1024;
+
+// The band of `sample` bytes per sample that `bytes` of shared memory hold:
+// rows padded to a stride = 5 (mod 128 / sample) samples, so that 16 or 32
+// consecutive block offsets (r * stride + c) fall in distinct banks.
+Band band_for(const Dims& d, std::size_t sample, std::size_t bytes, const char* feature) {
+  const unsigned period = static_cast<unsigned>(128 / sample);
+  Band b;
+  b.stride = d.trunc_w + (5 + period - d.trunc_w % period) % period;
+  const std::size_t rows = bytes / (std::size_t{b.stride} * sample);
+  if (rows < block_size)
+    throw Error(std::string("--feature ") + feature + ": a decimated plane " + std::to_string(d.trunc_w) +
+                " samples wide is too wide for the GPU's shared memory (" + std::to_string(bytes) +
+                " bytes per block)");
+  b.rows = static_cast<unsigned>(std::min<std::size_t>(rows, d.trunc_h));
+  return b;
+}
+
+std::size_t band_bytes(Band b, std::size_t sample) { return std::size_t{b.stride} * b.rows * sample; }
 
 // Covariance term k of a plane (0..324) -> its offsets (xi, yi), yi <= xi.
 __device__ void offsets_of_term(unsigned k, unsigned* xi, unsigned* yi) {
@@ -216,16 +293,32 @@ __device__ void offsets_of_term(unsigned k, unsigned* xi, unsigned* yi) {
   *yi = k;
 }
 
+// kCovarianceBlocks blocks per plane; the first warp of each runs its chains
+// (the fp64 variant: T is double).
 template <class Arith>
-__global__ void __launch_bounds__(kChainThreads) covariance_kernel(const Params p, DeviceScratch s) {
+__global__ void __launch_bounds__(kStageThreads) covariance_kernel(const Params p, DeviceScratch s) {
   using T = real_of<MathOf<Arith>>;
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= p.planes * covariance_terms) return;
-  const unsigned plane = t / covariance_terms;
-  unsigned xi, yi;
-  offsets_of_term(t % covariance_terms, &xi, &yi);
-  const float* data = s.resid + static_cast<std::size_t>(plane) * p.dims.dec_w * p.dims.dec_h;
-  const float v = block_covariance<T>(data, p.dims.dec_w, p.dims, s.means + plane * block_elems, xi, yi);
+  extern __shared__ __align__(16) unsigned char staged_bytes[];
+  T* const staged = reinterpret_cast<T*>(staged_bytes);
+  const Dims& d = p.dims;
+  const unsigned plane = blockIdx.x / kCovarianceBlocks;
+  const unsigned term = blockIdx.x % kCovarianceBlocks * kChainThreads + threadIdx.x;
+  const bool chain = threadIdx.x < kChainThreads && term < covariance_terms;
+  unsigned xi = 0, yi = 0;
+  if (chain) offsets_of_term(term, &xi, &yi);
+  const float* data = s.resid + static_cast<std::size_t>(plane) * d.dec_w * d.dec_h;
+  const float* means = s.means + plane * block_elems;
+  const T mean_x = T(means[xi]), mean_y = T(means[yi]);
+  T acc = T(0.0);
+  for (unsigned r0 = 0; r0 < d.sub_h;) {
+    const BandRows r = band_rows(d, p.cov_band, r0);
+    stage_band(d, data, p.cov_band, r0, r.end, staged);
+    if (chain)
+      acc = block_covariance_rows<T, T>(staged, p.cov_band.stride, r0, d, mean_x, mean_y, xi, yi, r0, r.chain_end, acc);
+    r0 = r.chain_end;
+  }
+  if (!chain) return;
+  const float v = f32_of(acc / term_count<T>(d));
   float* cov = s.cov + plane * block_elems * block_elems;
   cov[xi * block_elems + yi] = v;
   cov[yi * block_elems + xi] = v;
@@ -502,6 +595,21 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
     s_.plane_err = reinterpret_cast<int*>(base + o_err);
     s_.result = reinterpret_cast<Result*>(base + o_res);
     host_ = cuda::PinnedBuffer<Result>(1);
+    int device = 0, optin = 0;
+    EXACTVMAF_CUDA_CHECK(cudaGetDevice(&device));
+    EXACTVMAF_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    // The same limit for every worker on this device (the attribute is the
+    // kernel's, not the launch's: a smaller per-worker value would break
+    // another worker's launches).
+    const int limit = std::min(optin, static_cast<int>(kBandBytes));
+    EXACTVMAF_CUDA_CHECK(cudaFuncSetAttribute(means_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, limit));
+    EXACTVMAF_CUDA_CHECK(
+        cudaFuncSetAttribute(covariance_kernel<rmath::NativeF64>, cudaFuncAttributeMaxDynamicSharedMemorySize, limit));
+    const char* feature = c_.chroma ? "speed_chroma" : "speed_temporal";
+    p_.mean_band = band_for(d, sizeof(float), static_cast<std::size_t>(limit), feature);
+    p_.cov_band = band_for(d, sizeof(double), static_cast<std::size_t>(limit), feature);
+    mean_bytes_ = band_bytes(p_.mean_band, sizeof(float));
+    cov_bytes_ = band_bytes(p_.cov_band, sizeof(double));
     EXACTVMAF_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
@@ -517,7 +625,7 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     residual_kernel<<<grid_for(d.trunc_w * d.trunc_h * p_.planes, kThreads), kThreads, 0, stream>>>(p_, s_);
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
-    means_kernel<<<grid_for(p_.planes * block_elems, kChainThreads), kChainThreads, 0, stream>>>(p_, s_);
+    means_kernel<<<p_.planes, kStageThreads, mean_bytes_, stream>>>(p_, s_);
     EXACTVMAF_CUDA_CHECK(cudaGetLastError());
     cuda::with_device_arith(frame.arith, [&](auto arith) {
       using Arith = decltype(arith);
@@ -525,8 +633,7 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
         covariance_filter_kernel<<<grid_for(p_.planes * covariance_terms * 32, kFilterThreads), kFilterThreads, 0,
                                    stream>>>(p_, s_);
       else
-        covariance_kernel<Arith>
-            <<<grid_for(p_.planes * covariance_terms, kChainThreads), kChainThreads, 0, stream>>>(p_, s_);
+        covariance_kernel<Arith><<<p_.planes * kCovarianceBlocks, kStageThreads, cov_bytes_, stream>>>(p_, s_);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
       solve_kernel<Arith><<<p_.planes, kSolveThreads, 0, stream>>>(p_, s_);
       EXACTVMAF_CUDA_CHECK(cudaGetLastError());
@@ -600,6 +707,7 @@ class SpeedCudaWorker final : public cuda::FeatureWorker {
   std::shared_ptr<Warnings> warnings_;
   Params p_;
   DeviceScratch s_{};
+  std::size_t mean_bytes_ = 0, cov_bytes_ = 0;  // the chain kernels' shared memory (their bands)
   cuda::DeviceBuffer<float> block_;
   vif_tools::DeviceScaleTables axes_;  // the prescaling's tables (p_.axis_x, p_.axis_y)
   cuda::PinnedBuffer<Result> host_;  // the graph's last copy lands here

@@ -186,12 +186,15 @@ Filter antialias_filter(float kernelscale, M& m) {
 // test checks them against the CPU's interleaved loops).
 inline constexpr unsigned chain_batch = 32;
 
-// compute_mean for block offset (r, c): float sum in row order, divided by
-// the sample count converted to float.
-EXACTVMAF_HD_INLINE float block_mean(const float* data, std::ptrdiff_t stride, const Dims& d, unsigned r, unsigned c) {
-  float acc = 0;
-  for (unsigned i = 0; i < d.sub_h; ++i) {
-    const float* row = data + static_cast<std::ptrdiff_t>(r + i) * stride + c;
+// Chain rows [i0, i1) of block offset (r, c), continuing acc: row r + i of
+// the plane is data's row r + i - first_row (the device stages the plane in
+// bands of rows; a whole plane has first_row 0). Sample is the type the
+// samples are held in (a device's staged copy may hold them already widened
+// to T: the conversion is exact, so the terms are the same).
+EXACTVMAF_HD_INLINE float block_mean_rows(const float* data, std::ptrdiff_t stride, unsigned first_row, const Dims& d,
+                                          unsigned r, unsigned c, unsigned i0, unsigned i1, float acc) {
+  for (unsigned i = i0; i < i1; ++i) {
+    const float* row = data + static_cast<std::ptrdiff_t>(r + i - first_row) * stride + c;
     for (unsigned j = 0; j < d.sub_w; j += chain_batch) {
       const unsigned left = d.sub_w - j;
       float v[chain_batch];
@@ -202,7 +205,18 @@ EXACTVMAF_HD_INLINE float block_mean(const float* data, std::ptrdiff_t stride, c
         if (k < left) acc += v[k];
     }
   }
-  return acc / static_cast<float>(static_cast<std::size_t>(d.sub_w) * d.sub_h);
+  return acc;
+}
+
+// The sample count of block_mean's division (size_t to float).
+EXACTVMAF_HD_INLINE float mean_count(const Dims& d) {
+  return static_cast<float>(static_cast<std::size_t>(d.sub_w) * d.sub_h);
+}
+
+// compute_mean for block offset (r, c): float sum in row order, divided by
+// the sample count converted to float.
+EXACTVMAF_HD_INLINE float block_mean(const float* data, std::ptrdiff_t stride, const Dims& d, unsigned r, unsigned c) {
+  return block_mean_rows(data, stride, 0, d, r, c, 0, d.sub_h, 0.0f) / mean_count(d);
 }
 
 // The sample count of a covariance term in R's double (size_t to double).
@@ -211,31 +225,38 @@ EXACTVMAF_HD_INLINE T term_count(const Dims& d) {
   return T(static_cast<std::int64_t>(static_cast<std::size_t>(d.sub_w) * d.sub_h));
 }
 
-// compute_covariance of offsets x and y (0..24): the double sum of
-// (x - mean_x)(y - mean_y), divided by the count in double, stored to float.
-template <class T>
-EXACTVMAF_HD_INLINE float block_covariance(const float* data, std::ptrdiff_t stride, const Dims& d, const float* means,
-                                           unsigned xi, unsigned yi) {
+// Chain rows [i0, i1) of the covariance of offsets x and y (0..24),
+// continuing acc; data, stride and first_row as for block_mean_rows.
+template <class T, class Sample = float>
+EXACTVMAF_HD_INLINE T block_covariance_rows(const Sample* data, std::ptrdiff_t stride, unsigned first_row,
+                                            const Dims& d, T mean_x, T mean_y, unsigned xi, unsigned yi, unsigned i0,
+                                            unsigned i1, T acc) {
   const unsigned rx = xi / block_size, cx = xi % block_size, ry = yi / block_size, cy = yi % block_size;
-  const T mean_x = T(means[xi]);
-  const T mean_y = T(means[yi]);
-  T acc = T(0.0);
-  for (unsigned i = 0; i < d.sub_h; ++i) {
-    const float* row_x = data + static_cast<std::ptrdiff_t>(rx + i) * stride + cx;
-    const float* row_y = data + static_cast<std::ptrdiff_t>(ry + i) * stride + cy;
+  for (unsigned i = i0; i < i1; ++i) {
+    const Sample* row_x = data + static_cast<std::ptrdiff_t>(rx + i - first_row) * stride + cx;
+    const Sample* row_y = data + static_cast<std::ptrdiff_t>(ry + i - first_row) * stride + cy;
     for (unsigned j = 0; j < d.sub_w; j += chain_batch) {
       const unsigned left = d.sub_w - j;
-      float vx[chain_batch], vy[chain_batch];
+      Sample vx[chain_batch], vy[chain_batch];
       EXACTVMAF_SPEED_UNROLL
       for (unsigned k = 0; k < chain_batch; ++k) {
-        vx[k] = k < left ? row_x[j + k] : 0.0f;
-        vy[k] = k < left ? row_y[j + k] : 0.0f;
+        vx[k] = k < left ? row_x[j + k] : Sample(0.0f);
+        vy[k] = k < left ? row_y[j + k] : Sample(0.0f);
       }
       EXACTVMAF_SPEED_UNROLL
       for (unsigned k = 0; k < chain_batch; ++k)
         if (k < left) acc = acc + (T(vx[k]) - mean_x) * (T(vy[k]) - mean_y);
     }
   }
+  return acc;
+}
+
+// compute_covariance of offsets x and y (0..24): the double sum of
+// (x - mean_x)(y - mean_y), divided by the count in double, stored to float.
+template <class T>
+EXACTVMAF_HD_INLINE float block_covariance(const float* data, std::ptrdiff_t stride, const Dims& d, const float* means,
+                                           unsigned xi, unsigned yi) {
+  const T acc = block_covariance_rows<T>(data, stride, 0, d, T(means[xi]), T(means[yi]), xi, yi, 0, d.sub_h, T(0.0));
   return f32_of(acc / term_count<T>(d));
 }
 
@@ -249,7 +270,7 @@ inline void block_means_interleaved(const float* data, std::ptrdiff_t stride, co
     for (unsigned j = 0; j < d.sub_w; ++j)
       for (unsigned o = 0; o < block_elems; ++o)
         acc[o] += data[(o / block_size + i) * stride + (o % block_size + j)];
-  const float count = static_cast<float>(static_cast<std::size_t>(d.sub_w) * d.sub_h);
+  const float count = mean_count(d);
   for (unsigned o = 0; o < block_elems; ++o) means[o] = acc[o] / count;
 }
 
