@@ -260,8 +260,8 @@ __global__ void __launch_bounds__(kStageThreads) means_kernel(const Params p, De
   if (o < block_elems) s.means[plane * block_elems + o] = acc / mean_count(d);
 }
 
-// A chain block's shared memory at most: a 4K luma plane takes two bands of
-// doubles, and an SM keeps room for other streams' blocks.
+// A chain block's shared memory at most: a 4K luma plane takes three bands
+// of doubles (two of floats), and an SM keeps room for other streams' blocks.
 constexpr std::size_t kBandBytes = 96 * 1024;
 
 // The band of `sample` bytes per sample that `bytes` of shared memory hold:
